@@ -1,0 +1,120 @@
+"""Cards: typed ranks, suits and cards, and the card codes of RULES.md.
+
+`Card.parse("10H")` and `str(card)` are the only places a card is a string;
+everything inside the domain works with `Card` values.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum, IntEnum
+
+from service.domain.errors import UnknownCard
+
+
+class Rank(IntEnum):
+    """A rank, valued by its position in a low-ace run (A=1 … K=13)."""
+
+    ACE = 1
+    TWO = 2
+    THREE = 3
+    FOUR = 4
+    FIVE = 5
+    SIX = 6
+    SEVEN = 7
+    EIGHT = 8
+    NINE = 9
+    TEN = 10
+    JACK = 11
+    QUEEN = 12
+    KING = 13
+
+    @property
+    def code(self) -> str:
+        return _RANK_CODES[self]
+
+    @classmethod
+    def parse(cls, code: str) -> Rank:
+        try:
+            return _RANKS_BY_CODE[code]
+        except KeyError:
+            raise UnknownCard(f"{code!r} is not a rank: use one of A 2-10 J Q K.") from None
+
+
+class Suit(Enum):
+    CLUBS = "C"
+    DIAMONDS = "D"
+    HEARTS = "H"
+    SPADES = "S"
+
+    @property
+    def code(self) -> str:
+        return self.value
+
+
+_RANK_CODES: dict[Rank, str] = {
+    **{rank: str(rank.value) for rank in Rank},
+    Rank.ACE: "A",
+    Rank.JACK: "J",
+    Rank.QUEEN: "Q",
+    Rank.KING: "K",
+}
+_RANKS_BY_CODE: dict[str, Rank] = {code: rank for rank, code in _RANK_CODES.items()}
+_SUITS_BY_CODE: dict[str, Suit] = {suit.value: suit for suit in Suit}
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One card of the single 52-card deck."""
+
+    rank: Rank
+    suit: Suit
+
+    @property
+    def sort_key(self) -> tuple[int, str]:
+        return (self.rank.value, self.suit.value)
+
+    @property
+    def code(self) -> str:
+        return f"{self.rank.code}{self.suit.code}"
+
+    def __str__(self) -> str:
+        return self.code
+
+    def __repr__(self) -> str:
+        return f"Card({self.code})"
+
+    @staticmethod
+    def parse(code: str) -> Card:
+        """Parse a card code such as `10H` or `AS`; anything else is `UnknownCard`."""
+        card = _CARDS_BY_CODE.get(code) if isinstance(code, str) else None
+        if card is None:
+            raise UnknownCard(
+                f"{code!r} is not a card code: write the rank (A 2-10 J Q K) then the suit "
+                f"(C D H S), as in 10H or AS."
+            )
+        return card
+
+
+FULL_DECK: tuple[Card, ...] = tuple(Card(rank, suit) for suit in Suit for rank in Rank)
+"""The 52 cards in a fixed reference order: clubs A-K, diamonds, hearts, spades."""
+
+_CARDS_BY_CODE: dict[str, Card] = {card.code: card for card in FULL_DECK}
+
+
+def parse_cards(codes: list[str] | tuple[str, ...]) -> list[Card]:
+    """Parse many card codes; the first bad code raises `UnknownCard` naming it."""
+    return [Card.parse(code) for code in codes]
+
+
+def card_codes(cards: list[Card] | tuple[Card, ...]) -> list[str]:
+    return [card.code for card in cards]
+
+
+def sorted_cards(cards: list[Card] | tuple[Card, ...] | set[Card] | frozenset[Card]) -> list[Card]:
+    """Cards in display order: by rank, then suit."""
+    return sorted(cards, key=_sort_key)
+
+
+def _sort_key(card: Card) -> tuple[int, str]:
+    return card.sort_key

@@ -1,0 +1,136 @@
+"""Every error the rules can raise, each with a stable machine-readable `code`.
+
+The tree::
+
+    RummyError
+    ├── InvalidInput                      something that can never be valid
+    │   ├── UnknownCard          unknown_card
+    │   ├── InvalidRules         invalid_rules
+    │   ├── InvalidDeck          invalid_deck
+    │   └── InvalidSeating       invalid_seating
+    └── IllegalMove                       valid input the rules forbid now
+        ├── GameNotStarted       game_not_started
+        ├── GameFull             game_full
+        ├── GameOver             game_over
+        ├── HandOver             hand_over
+        ├── NotYourTurn          not_your_turn
+        ├── WrongPhase           wrong_phase
+        ├── CardNotInHand        card_not_in_hand
+        ├── InvalidMeld          invalid_meld
+        ├── UnknownMeld          unknown_meld
+        ├── InvalidLayOff        invalid_lay_off
+        ├── LayOffBeforeMeld     lay_off_before_meld
+        ├── MeldLimit            meld_limit
+        ├── MustDiscardLast      must_discard_last
+        ├── DiscardTakenCard     discard_taken_card
+        └── WouldStrandTakenCard would_strand_taken_card
+
+The HTTP layer maps `InvalidInput` to 422 and `IllegalMove` to 409.
+"""
+
+from __future__ import annotations
+
+
+class RummyError(Exception):
+    """Base of every rules error. `code` is stable: clients switch on it."""
+
+    code = "rummy_error"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class InvalidInput(RummyError):
+    code = "invalid_input"
+
+
+class UnknownCard(InvalidInput):
+    code = "unknown_card"
+
+
+class InvalidRules(InvalidInput):
+    code = "invalid_rules"
+
+
+class InvalidDeck(InvalidInput):
+    code = "invalid_deck"
+
+
+class InvalidSeating(InvalidInput):
+    code = "invalid_seating"
+
+
+class IllegalMove(RummyError):
+    code = "illegal_move"
+
+
+class GameNotStarted(IllegalMove):
+    code = "game_not_started"
+
+
+class GameFull(IllegalMove):
+    code = "game_full"
+
+
+class GameOver(IllegalMove):
+    code = "game_over"
+
+
+class HandOver(IllegalMove):
+    code = "hand_over"
+
+
+class NotYourTurn(IllegalMove):
+    code = "not_your_turn"
+
+
+class WrongPhase(IllegalMove):
+    code = "wrong_phase"
+
+
+class CardNotInHand(IllegalMove):
+    code = "card_not_in_hand"
+
+
+class InvalidMeld(IllegalMove):
+    code = "invalid_meld"
+
+
+class UnknownMeld(IllegalMove):
+    code = "unknown_meld"
+
+
+class InvalidLayOff(IllegalMove):
+    code = "invalid_lay_off"
+
+
+class LayOffBeforeMeld(IllegalMove):
+    code = "lay_off_before_meld"
+
+
+class MeldLimit(IllegalMove):
+    code = "meld_limit"
+
+
+class MustDiscardLast(IllegalMove):
+    code = "must_discard_last"
+
+
+class DiscardTakenCard(IllegalMove):
+    code = "discard_taken_card"
+
+
+class WouldStrandTakenCard(IllegalMove):
+    code = "would_strand_taken_card"
+
+
+def all_error_classes() -> list[type[RummyError]]:
+    """Every concrete error class, for documentation and exhaustive tests."""
+    found: list[type[RummyError]] = []
+    pending: list[type[RummyError]] = [RummyError]
+    while pending:
+        cls = pending.pop()
+        found.append(cls)
+        pending.extend(cls.__subclasses__())
+    return found
