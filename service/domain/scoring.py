@@ -1,0 +1,102 @@
+"""Scoring: hand values, what each player scores when a hand ends, and game end.
+
+Every function answers with one entry per seat (seat order), so the caller
+adds the result to the running totals without knowing the scoring mode.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from service.domain.cards import Card, Rank
+from service.domain.rules import Exhausted, RuleSet, RummyBonus, Scoring
+
+_COURT_CARD_VALUE = 10
+"""J, Q and K rank 11-13 for runs but count the same as a 10 in a hand."""
+
+_PLUS_10 = 10
+
+
+def card_value(card: Card, rules: RuleSet) -> int:
+    """A card left in a hand: A = 1 (15 unless aces are low), 2-10 face, J Q K = 10."""
+    if card.rank is Rank.ACE:
+        return rules.ace_value
+    return min(card.rank.value, _COURT_CARD_VALUE)
+
+
+def hand_value(cards: Sequence[Card], rules: RuleSet) -> int:
+    """The total value of the cards left in one hand."""
+    return sum(card_value(card, rules) for card in cards)
+
+
+def points_for_out(
+    hands: Sequence[Sequence[Card]], out_seat: int, rummy: bool, rules: RuleSet
+) -> list[int]:
+    """Points each seat adds to its total when `out_seat` went out (rummy or not).
+
+    `hands` holds every seat's remaining cards (the out seat's is empty).
+    """
+    # A negative seat would silently index from the end and score the wrong player.
+    if not 0 <= out_seat < len(hands):
+        raise ValueError(f"Seat {out_seat} is not at a table of {len(hands)} seats.")
+    points = [0] * len(hands)
+    others = [seat for seat in range(len(hands)) if seat != out_seat]
+    if rules.scoring is Scoring.WINNER:
+        won = sum(hand_value(hands[seat], rules) for seat in others)
+        points[out_seat] = _with_rummy_bonus(won, rummy, rules)
+    else:
+        # Under penalty scoring the bonus punishes each loser, not the winner.
+        for seat in others:
+            points[seat] = _with_rummy_bonus(hand_value(hands[seat], rules), rummy, rules)
+    return points
+
+
+def points_for_exhausted(hands: Sequence[Sequence[Card]], rules: RuleSet) -> list[int]:
+    """Points each seat adds when a hand ends with nobody out (stock or turn cap)."""
+    _require_seats(hands)
+    if rules.exhausted is Exhausted.VOID:
+        return [0] * len(hands)
+    values = [hand_value(hand, rules) for hand in hands]
+    if rules.scoring is Scoring.PENALTY:
+        return values
+    lowest = min(values)
+    tied = [value == lowest for value in values]
+    # The tied players' own differences are 0, so summing over everyone is the same.
+    won = sum(value - lowest for value in values)
+    # Shares are whole points; what does not divide evenly is lost, as RULES.md says.
+    share = won // sum(tied)
+    return [share if is_lowest else 0 for is_lowest in tied]
+
+
+def game_winner(totals: Sequence[int], hands_played: int, rules: RuleSet) -> int | None:
+    """The seat that has won the game after a hand, or None if another hand is dealt."""
+    _require_seats(totals)
+    if rules.target is not None:
+        # The target ends the game under both modes: a winner-scoring leader, or a
+        # penalty-scoring loser, crossing it.
+        ended = max(totals) >= rules.target
+    else:
+        # RuleSet guarantees `deals` is set whenever `target` is not.
+        ended = rules.deals is not None and hands_played >= rules.deals
+    if not ended:
+        return None
+    best = max(totals) if rules.scoring is Scoring.WINNER else min(totals)
+    leaders = [seat for seat, total in enumerate(totals) if total == best]
+    # A tie for the win deals another hand, until one player is clear.
+    return leaders[0] if len(leaders) == 1 else None
+
+
+def _with_rummy_bonus(points: int, rummy: bool, rules: RuleSet) -> int:
+    if not rummy:
+        return points
+    if rules.rummy_bonus is RummyBonus.DOUBLE:
+        return points * 2
+    if rules.rummy_bonus is RummyBonus.PLUS_10:
+        return points + _PLUS_10
+    return points
+
+
+def _require_seats(seats: Sequence[object]) -> None:
+    # Nobody can be lowest or best at an empty table; say so rather than fail in min().
+    if not seats:
+        raise ValueError("Scoring needs at least one seat.")
