@@ -84,6 +84,14 @@ class Card:
     def __repr__(self) -> str:
         return f"Card({self.code})"
 
+    # Immutable: copies of a game's state (the aggregate cache copies on every
+    # read) share cards instead of rebuilding them.
+    def __copy__(self) -> Card:
+        return self
+
+    def __deepcopy__(self, memo: object) -> Card:
+        return self
+
     @staticmethod
     def parse(code: str) -> Card:
         """Parse a card code such as `10H` or `AS`; anything else is `UnknownCard`."""

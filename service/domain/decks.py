@@ -1,0 +1,49 @@
+"""Where each hand's deck order and each recycled stock come from."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from service.domain import shuffle
+from service.domain.cards import Card
+
+
+class DeckSource(Protocol):
+    """Decides the cards; the rules only ask."""
+
+    def first_dealer(self, players: int) -> int: ...
+
+    def deck(self, hand_number: int) -> list[Card]: ...
+
+    def recycled_stock(
+        self, hand_number: int, recycle_number: int, discards: Sequence[Card]
+    ) -> list[Card]:
+        """The new stock, top first, from the discards (oldest first) under the top one."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class SeededDecks:
+    """Decks from the secret seed and the client seeds (docs/fairness.md), except
+    for the first hands when explicit deck orders were given."""
+
+    seed: str
+    client_seeds: tuple[str, ...]
+    explicit: tuple[tuple[Card, ...], ...] = ()
+
+    def first_dealer(self, players: int) -> int:
+        return shuffle.first_dealer(self.seed, self.client_seeds, players)
+
+    def deck(self, hand_number: int) -> list[Card]:
+        if hand_number <= len(self.explicit):
+            return list(self.explicit[hand_number - 1])
+        return shuffle.deck_order(self.seed, self.client_seeds, hand_number)
+
+    def recycled_stock(
+        self, hand_number: int, recycle_number: int, discards: Sequence[Card]
+    ) -> list[Card]:
+        return shuffle.recycle_order(
+            self.seed, self.client_seeds, hand_number, recycle_number, discards
+        )

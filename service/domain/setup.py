@@ -1,0 +1,28 @@
+"""Checks on a new game, so an impossible one fails at creation, never mid-game."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from service.domain.cards import Card
+from service.domain.deal import check_deck
+from service.domain.errors import InvalidDeck, InvalidSeating
+from service.domain.rules import RuleSet, check_player_count
+
+
+def check_new_game(
+    rules: RuleSet,
+    players: int,
+    decks: Sequence[Sequence[Card]] = (),
+    dealer: int | None = None,
+) -> None:
+    """Raise the first reason a game with these settings could not be played."""
+    check_player_count(players)
+    rules.hand_size_for(players)
+    for number, deck in enumerate(decks, start=1):
+        try:
+            check_deck(deck)
+        except InvalidDeck as invalid:
+            raise InvalidDeck(f"Deck {number}: {invalid.message}") from None
+    if dealer is not None and not 0 <= dealer < players:
+        raise InvalidSeating(f"The dealer must be a seat from 0 to {players - 1}, not {dealer}.")

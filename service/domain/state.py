@@ -1,0 +1,133 @@
+"""The state of a table: the seats, the totals and the hand in play.
+
+Plain mutable data, changed only by `service.domain.events.apply`; every
+rule that decides what may happen lives in `turns` and `flow`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from service.domain.cards import Card
+from service.domain.melds import TableMeld
+from service.domain.rules import RuleSet
+
+
+class Status(StrEnum):
+    WAITING = "waiting"
+    PLAYING = "playing"
+    FINISHED = "finished"
+
+
+class Phase(StrEnum):
+    DRAW = "draw"
+    PLAY = "play"
+
+
+class Source(StrEnum):
+    STOCK = "stock"
+    DISCARD = "discard"
+
+
+class HandEnding(StrEnum):
+    """How a hand ended."""
+
+    OUT = "out"
+    RUMMY = "rummy"
+    EXHAUSTED = "exhausted"
+    TURN_CAP = "turn_cap"
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """The result of a finished hand, readable as `last_hand` until the next one ends."""
+
+    hand_number: int
+    how: HandEnding
+    out_seat: int | None
+    remaining: tuple[tuple[Card, ...], ...]
+    """Each seat's cards left in hand when the hand ended."""
+    values: tuple[int, ...]
+    """What each seat's remaining cards count."""
+    points: tuple[int, ...]
+    """What each seat added to its total for this hand."""
+    totals: tuple[int, ...]
+
+    @property
+    def rummy(self) -> bool:
+        return self.how is HandEnding.RUMMY
+
+
+@dataclass(slots=True)
+class HandState:
+    """One hand in play."""
+
+    number: int
+    dealer: int
+    hands: list[list[Card]]
+    stock: list[Card]
+    """Top of the stock LAST, so a draw is `pop()`."""
+    discard: list[Card]
+    """Oldest first; the top of the pile is the last card."""
+    turn: int
+    phase: Phase = Phase.DRAW
+    melds: list[TableMeld] = field(default_factory=list)
+    taken: Card | None = None
+    """The card taken from the discard pile this turn, if any."""
+    melds_this_turn: int = 0
+    played_this_turn: bool = False
+    played_before: list[bool] = field(default_factory=list)
+    """Per seat: melded or laid off in an earlier turn of this hand (no rummy then)."""
+    recycles: int = 0
+    turns: int = 0
+    """Turns completed in this hand, for the `max_turns` cap."""
+    melds_laid: int = 0
+    """Melds laid this hand, for their ids."""
+
+    def meld(self, meld_id: str) -> TableMeld | None:
+        for meld in self.melds:
+            if meld.id == meld_id:
+                return meld
+        return None
+
+    def has_own_meld(self, seat: int) -> bool:
+        return any(meld.owner == seat for meld in self.melds)
+
+
+@dataclass(slots=True)
+class Table:
+    """A game as the rules see it: seats, totals, the hand in play, the result."""
+
+    rules: RuleSet
+    players: int
+    seated: list[bool]
+    first_dealer: int | None = None
+    """The first dealer when given at creation; otherwise drawn from the seed."""
+    totals: list[int] = field(default_factory=list)
+    hand: HandState | None = None
+    dealer: int | None = None
+    """The dealer of the latest hand dealt."""
+    hands_played: int = 0
+    last_hand: HandResult | None = None
+    winner: int | None = None
+    finished: bool = False
+
+    def __post_init__(self) -> None:
+        if not self.totals:
+            self.totals = [0] * self.players
+
+    @property
+    def status(self) -> Status:
+        if self.finished:
+            return Status.FINISHED
+        if self.dealer is None:
+            return Status.WAITING
+        return Status.PLAYING
+
+    @property
+    def hand_number(self) -> int:
+        """The number of the hand in play, or of the latest hand (0 before the first deal)."""
+        if self.hand is not None:
+            return self.hand.number
+        return self.hands_played

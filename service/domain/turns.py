@@ -1,0 +1,298 @@
+"""The turn rules: what a seat may do now, and the events a move makes.
+
+Every rule is written once, as a `*_problem` function that returns the
+error a move would raise (or None). `verify` raises it, `legal_moves`
+keeps the candidates that have none, so what a view offers and what the
+engine accepts can never disagree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from service.domain import melds
+from service.domain.actions import Action, Discard, Draw, LayOff, Meld
+from service.domain.cards import Card, sorted_cards
+from service.domain.decks import DeckSource
+from service.domain.errors import (
+    CardNotInHand,
+    DiscardTakenCard,
+    GameNotStarted,
+    GameOver,
+    HandOver,
+    IllegalMove,
+    InvalidLayOff,
+    InvalidMeld,
+    LayOffBeforeMeld,
+    MeldLimit,
+    MustDiscardLast,
+    NotYourTurn,
+    UnknownMeld,
+    WouldStrandTakenCard,
+    WrongPhase,
+)
+from service.domain.events import (
+    CardDiscarded,
+    CardDrawn,
+    CardLaidOff,
+    Event,
+    MeldLaid,
+    StockRecycled,
+)
+from service.domain.flow import hand_ended_without_out
+from service.domain.rules import GoingOut, MeldsPerTurn
+from service.domain.rules import LayOff as LayOffRule
+from service.domain.state import HandEnding, HandState, Phase, Source, Status, Table
+
+
+@dataclass(frozen=True, slots=True)
+class LegalMoves:
+    """Everything a seat may do now; all empty when it is not its turn."""
+
+    draw: tuple[Source, ...] = ()
+    melds: tuple[tuple[Card, ...], ...] = ()
+    lay_offs: tuple[tuple[Card, str], ...] = ()
+    """(card, meld id) pairs."""
+    discard: tuple[Card, ...] = ()
+
+    def actions(self) -> list[Action]:
+        """The same moves as actions, in a stable order."""
+        found: list[Action] = [Draw(source) for source in self.draw]
+        found.extend(Meld(cards) for cards in self.melds)
+        found.extend(LayOff(card, meld_id) for card, meld_id in self.lay_offs)
+        found.extend(Discard(card) for card in self.discard)
+        return found
+
+
+NO_MOVES = LegalMoves()
+
+
+def action_problem(table: Table, seat: int, action: Action) -> IllegalMove | None:
+    """The error `action` by `seat` would raise now, or None if it is legal."""
+    match action:
+        case Draw():
+            return _turn_problem(table, seat, Phase.DRAW)
+        case Meld(cards=cards):
+            return _meld_problem(table, seat, cards)
+        case LayOff(card=card, meld_id=meld_id):
+            return _lay_off_problem(table, seat, card, meld_id)
+        case Discard(card=card):
+            return _discard_problem(table, seat, card)
+
+
+def verify(table: Table, seat: int, action: Action) -> None:
+    problem = action_problem(table, seat, action)
+    if problem is not None:
+        raise problem
+
+
+def is_legal(table: Table, seat: int, action: Action) -> bool:
+    return action_problem(table, seat, action) is None
+
+
+def legal_moves(table: Table, seat: int) -> LegalMoves:
+    """Every move `seat` may make now, from the same checks that enforce them."""
+    hand = table.hand
+    if hand is None or table.status is not Status.PLAYING or hand.turn != seat:
+        return NO_MOVES
+    if hand.phase is Phase.DRAW:
+        return LegalMoves(draw=(Source.STOCK, Source.DISCARD))
+    held = hand.hands[seat]
+    aces = table.rules.aces
+    return LegalMoves(
+        melds=tuple(
+            tuple(cards)
+            for cards in melds.possible_melds(held, aces)
+            if _meld_problem(table, seat, cards) is None
+        ),
+        lay_offs=tuple(
+            (card, meld.id)
+            for card, meld in melds.possible_lay_offs(held, hand.melds, aces)
+            if _lay_off_problem(table, seat, card, meld.id) is None
+        ),
+        discard=tuple(
+            card for card in sorted_cards(held) if _discard_problem(table, seat, card) is None
+        ),
+    )
+
+
+def decide(
+    table: Table,
+    seat: int,
+    action: Action,
+    decks: DeckSource,
+    hand_number: int | None = None,
+) -> list[Event]:
+    """Check `action` and return the events it makes (before any automatic follow-up).
+
+    `hand_number`, when given, is the hand the caller means to play in: a list
+    of actions must not spill over into the next hand.
+    """
+    if (
+        hand_number is not None
+        and table.status is Status.PLAYING
+        and table.hand_number != hand_number
+    ):
+        raise HandOver(
+            f"Hand {hand_number} is over: an earlier action ended it, "
+            f"so nothing more can be played in it."
+        )
+    verify(table, seat, action)
+    hand = _hand(table)
+    match action:
+        case Draw(source=source):
+            return _draw(table, hand, seat, source, decks)
+        case Meld(cards=cards):
+            arranged = melds.arrange(cards, table.rules.aces)
+            return [
+                MeldLaid(
+                    seat=seat,
+                    meld_id=f"h{hand.number}-m{hand.melds_laid + 1}",
+                    kind=melds.meld_kind(cards, table.rules.aces),
+                    cards=tuple(arranged),
+                )
+            ]
+        case LayOff(card=card, meld_id=meld_id):
+            meld = hand.meld(meld_id)
+            assert meld is not None  # verified above
+            end = melds.lay_off_end(meld, card, table.rules.aces)
+            return [CardLaidOff(seat=seat, meld_id=meld_id, card=card, end=end)]
+        case Discard(card=card):
+            return [CardDiscarded(seat=seat, card=card)]
+
+
+def _draw(
+    table: Table, hand: HandState, seat: int, source: Source, decks: DeckSource
+) -> list[Event]:
+    if source is Source.DISCARD:
+        return [CardDrawn(seat=seat, source=source, card=hand.discard[-1])]
+    if hand.stock:
+        return [CardDrawn(seat=seat, source=source, card=hand.stock[-1])]
+    # The stock is empty: recycle the discards under the top one, if the
+    # rules leave a recycle and there is anything to recycle.
+    under_top = hand.discard[:-1]
+    if hand.recycles >= table.rules.recycles or not under_top:
+        return [hand_ended_without_out(table, hand, HandEnding.EXHAUSTED)]
+    if table.rules.recycle_shuffle:
+        stock = decks.recycled_stock(hand.number, hand.recycles + 1, under_top)
+    else:
+        # Turned over: the oldest discard becomes the top of the stock.
+        stock = list(under_top)
+    return [
+        StockRecycled(stock=tuple(stock), shuffled=table.rules.recycle_shuffle),
+        CardDrawn(seat=seat, source=source, card=stock[0]),
+    ]
+
+
+def _turn_problem(table: Table, seat: int, phase: Phase) -> IllegalMove | None:
+    status = table.status
+    if status is Status.WAITING:
+        return GameNotStarted("The game has not started: it starts when every seat is filled.")
+    if status is Status.FINISHED:
+        return GameOver("The game is over: no more moves can be made.")
+    hand = table.hand
+    if hand is None:
+        return HandOver("The hand is over.")
+    if hand.turn != seat:
+        return NotYourTurn(f"It is seat {hand.turn}'s turn, not seat {seat}'s.")
+    if hand.phase is not phase:
+        if phase is Phase.DRAW:
+            return WrongPhase("You have already drawn this turn: meld, lay off or discard.")
+        return WrongPhase("Draw a card first: from the stock or the discard pile.")
+    return None
+
+
+def _meld_problem(table: Table, seat: int, cards: Sequence[Card]) -> IllegalMove | None:
+    problem = _turn_problem(table, seat, Phase.PLAY)
+    if problem is not None:
+        return problem
+    hand = _hand(table)
+    problem = _not_held(hand, seat, cards)
+    if problem is not None:
+        return problem
+    rules = table.rules
+    if rules.melds_per_turn is MeldsPerTurn.ONE and hand.melds_this_turn >= 1:
+        return MeldLimit("Only one meld may be laid per turn under these rules.")
+    try:
+        melds.meld_kind(cards, rules.aces)
+    except InvalidMeld as invalid:
+        return invalid
+    return _leftover_problem(table, hand, seat, cards)
+
+
+def _lay_off_problem(table: Table, seat: int, card: Card, meld_id: str) -> IllegalMove | None:
+    problem = _turn_problem(table, seat, Phase.PLAY)
+    if problem is not None:
+        return problem
+    hand = _hand(table)
+    problem = _not_held(hand, seat, (card,))
+    if problem is not None:
+        return problem
+    meld = hand.meld(meld_id)
+    if meld is None:
+        return UnknownMeld(f"There is no meld {meld_id!r} on the table.")
+    if (
+        meld.owner != seat
+        and table.rules.lay_off is LayOffRule.AFTER_OWN_MELD
+        and not hand.has_own_meld(seat)
+    ):
+        return LayOffBeforeMeld(
+            "Under these rules you may lay off onto other players' melds only once "
+            "you have a meld of your own on the table this hand."
+        )
+    try:
+        melds.lay_off_end(meld, card, table.rules.aces)
+    except InvalidLayOff as invalid:
+        return invalid
+    return _leftover_problem(table, hand, seat, (card,))
+
+
+def _discard_problem(table: Table, seat: int, card: Card) -> IllegalMove | None:
+    problem = _turn_problem(table, seat, Phase.PLAY)
+    if problem is not None:
+        return problem
+    hand = _hand(table)
+    problem = _not_held(hand, seat, (card,))
+    if problem is not None:
+        return problem
+    if card == hand.taken:
+        return DiscardTakenCard(
+            f"{card} was taken from the discard pile this turn and cannot be discarded "
+            f"until a later turn."
+        )
+    return None
+
+
+def _not_held(hand: HandState, seat: int, cards: Sequence[Card]) -> IllegalMove | None:
+    held = hand.hands[seat]
+    for card in cards:
+        if card not in held:
+            return CardNotInHand(f"{card} is not in your hand.")
+    return None
+
+
+def _leftover_problem(
+    table: Table, hand: HandState, seat: int, spent: Sequence[Card]
+) -> IllegalMove | None:
+    """A meld or lay-off must leave a hand that can still finish the turn."""
+    held = hand.hands[seat]
+    left = len(held) - len(set(spent))
+    if left == 0 and table.rules.going_out is GoingOut.DISCARD:
+        return MustDiscardLast(
+            "Under these rules you go out only by discarding your last card: "
+            "this play would empty your hand."
+        )
+    if left == 1 and hand.taken is not None and hand.taken not in spent:
+        kept = next(card for card in held if card not in spent)
+        if kept == hand.taken:
+            return WouldStrandTakenCard(
+                f"This play would leave you holding only {kept}, the card you took from "
+                f"the discard pile, which you may not discard this turn."
+            )
+    return None
+
+
+def _hand(table: Table) -> HandState:
+    assert table.hand is not None, "checked by _turn_problem"
+    return table.hand
