@@ -6,6 +6,7 @@ rule that decides what may happen lives in `turns` and `flow`.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -94,6 +95,20 @@ class HandState:
     def has_own_meld(self, seat: int) -> bool:
         return any(meld.owner == seat for meld in self.melds)
 
+    def copy(self) -> HandState:
+        """An independent copy (cards are immutable and shared)."""
+        return dataclasses.replace(
+            self,
+            hands=[list(held) for held in self.hands],
+            stock=list(self.stock),
+            discard=list(self.discard),
+            melds=[
+                dataclasses.replace(meld, cards=list(meld.cards), laid_off=list(meld.laid_off))
+                for meld in self.melds
+            ],
+            played_before=list(self.played_before),
+        )
+
 
 @dataclass(slots=True)
 class Table:
@@ -116,6 +131,18 @@ class Table:
     def __post_init__(self) -> None:
         if not self.totals:
             self.totals = [0] * self.players
+
+    def copy(self) -> Table:
+        """An independent copy, much cheaper than `copy.deepcopy`."""
+        return dataclasses.replace(
+            self,
+            seated=list(self.seated),
+            totals=list(self.totals),
+            hand=None if self.hand is None else self.hand.copy(),
+        )
+
+    def __deepcopy__(self, memo: object) -> Table:
+        return self.copy()
 
     @property
     def status(self) -> Status:

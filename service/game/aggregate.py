@@ -1,0 +1,175 @@
+"""The Game aggregate: commands check through the domain rules, then trigger events."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+from uuid import UUID
+
+from eventsourcing.domain import Aggregate
+
+from service.domain import events as domain
+from service.domain.actions import Action
+from service.domain.cards import Card, card_codes
+from service.domain.decks import SeededDecks
+from service.domain.flow import decide_join, settle
+from service.domain.play import play
+from service.domain.rules import RuleSet
+from service.domain.shuffle import commitment
+from service.domain.state import Table
+from service.game.events import (
+    CardDiscarded,
+    CardDrawn,
+    CardLaidOff,
+    GameCreated,
+    GameEvent,
+    MeldLaid,
+    PlayerJoined,
+    StockRecycled,
+    stored_fields,
+)
+
+# A player's own moves carry its seat; what the rules then do by themselves
+# (deals, the end of a hand, the end of the game) is the system's.
+_PLAYER_EVENTS: frozenset[type[GameEvent]] = frozenset(
+    {CardDrawn, MeldLaid, CardLaidOff, CardDiscarded, StockRecycled}
+)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatEntry:
+    """Who sits in a seat, as the creator or the joining player gave it."""
+
+    name: str
+    token_hash: str
+    client_seed: str = ""
+    bot: str | None = None
+
+    def as_plain(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "token_hash": self.token_hash,
+            "client_seed": self.client_seed,
+            "bot": self.bot,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    """An idempotent request: the seat, the client's key and a digest of its body."""
+
+    seat: int
+    key: str
+    digest: str
+
+    def as_plain(self) -> dict[str, Any]:
+        return {"seat": self.seat, "key": self.key, "digest": self.digest}
+
+    @property
+    def slot(self) -> str:
+        return f"{self.seat}/{self.key}"
+
+
+class Game(Aggregate):
+    """One game of Straight Rummy, from the lobby to the winner."""
+
+    table: Table
+    seats: list[dict[str, Any] | None]
+    seed: str
+    seed_commitment: str
+    explicit_decks: tuple[tuple[Card, ...], ...]
+    requests: dict[str, tuple[str, int]]
+    """Idempotent requests applied: `"seat/key"` → (body digest, version after it)."""
+
+    def __init__(self) -> None:
+        """Empty: `GameCreated.apply` sets the state, so creation replays like any event."""
+
+    @classmethod
+    def create(
+        cls,
+        *,
+        game_id: UUID,
+        rules: RuleSet,
+        seats: Sequence[SeatEntry | None],
+        seed: str,
+        decks: Sequence[Sequence[Card]] = (),
+        dealer: int | None = None,
+    ) -> Game:
+        """A new game; the first hand is dealt at once if every seat is taken.
+
+        The caller has checked the arguments (`service.game.setup`).
+        """
+        game = cls._create(
+            GameCreated,
+            id=game_id,
+            rules=rules.to_dict(),
+            seats=[None if seat is None else seat.as_plain() for seat in seats],
+            seed=seed,
+            seed_commitment=commitment(seed),
+            decks=[card_codes(list(deck)) for deck in decks],
+            dealer=dealer,
+        )
+        game._settle()
+        return game
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Game:
+        # The repository copies a cached game before every command; the
+        # generic deepcopy of a table costs more than the command itself.
+        copied = object.__new__(type(self))
+        copied.__dict__.update(self.__dict__)
+        copied.table = self.table.copy()
+        copied.seats = [None if seat is None else dict(seat) for seat in self.seats]
+        copied.requests = dict(self.requests)
+        copied.__dict__["_pending_events"] = list(self.__dict__["_pending_events"])
+        return copied
+
+    @property
+    def decks(self) -> SeededDecks:
+        return SeededDecks(
+            seed=self.seed,
+            client_seeds=tuple("" if seat is None else seat["client_seed"] for seat in self.seats),
+            explicit=self.explicit_decks,
+        )
+
+    def join(self, entry: SeatEntry) -> int:
+        """Seat a player in the first open seat; deal once the table is full."""
+        joined = decide_join(self.table)
+        self.trigger_event(
+            PlayerJoined,
+            seat=joined.seat,
+            request=None,
+            name=entry.name,
+            token_hash=entry.token_hash,
+            client_seed=entry.client_seed,
+            bot=entry.bot,
+        )
+        self._settle()
+        return joined.seat
+
+    def act(self, seat: int, actions: Sequence[Action], request: Request | None = None) -> None:
+        """Play `actions` in order. If one is refused the error propagates and this
+        object holds a partial change: the caller must not save it (nor keep it)."""
+        plain = None if request is None else request.as_plain()
+
+        def record(event: domain.Event) -> None:
+            self._record(event, seat, plain)
+
+        play(self.table, seat, actions, self.decks, record)
+
+    def applied_request(self, request: Request) -> tuple[str, int] | None:
+        """(digest, version after it) if this idempotent request was applied before."""
+        return self.requests.get(request.slot)
+
+    def remember_request(self, request: dict[str, Any], version: int) -> None:
+        self.requests[f"{request['seat']}/{request['key']}"] = (request["digest"], version)
+
+    def _settle(self) -> None:
+        settle(self.table, self.decks, lambda event: self._record(event, None, None))
+
+    def _record(
+        self, event: domain.Event, seat: int | None, request: dict[str, Any] | None
+    ) -> None:
+        event_class, fields = stored_fields(event)
+        actor = seat if event_class in _PLAYER_EVENTS else None
+        self.trigger_event(event_class, seat=actor, request=request, **fields)

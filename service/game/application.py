@@ -1,0 +1,244 @@
+"""The application: the commands and queries of the game service.
+
+Commands load a game, let the aggregate check and record, and save; a write
+that lost the race to another writer is reloaded and checked again.
+Queries return `GameState` snapshots, never a live aggregate.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import ClassVar, cast
+from uuid import UUID, uuid4
+
+from eventsourcing.application import AggregateNotFoundError, Application
+from eventsourcing.persistence import IntegrityError
+
+from service.domain.actions import Action
+from service.domain.cards import Card
+from service.domain.rules import RuleSet
+from service.domain.setup import check_new_game
+from service.domain.state import Table
+from service.game.aggregate import Game, Request, SeatEntry
+from service.game.errors import (
+    GameNotFound,
+    IdempotencyKeyReused,
+    VersionConflict,
+    VersionNotFound,
+    WriteConflict,
+)
+from service.game.events import GameEvent
+from service.game.tokens import hash_token, new_seed, new_token, token_matches
+
+WRITE_ATTEMPTS = 5
+"""How often a command is reloaded and checked again after losing a write race."""
+
+
+@dataclass(frozen=True, slots=True)
+class NewSeat:
+    name: str
+    client_seed: str = ""
+    bot: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class NewGame:
+    """What a creator asks for. A seat that is None stays open for a player to join."""
+
+    seats: Sequence[NewSeat | None]
+    rules: RuleSet = field(default_factory=RuleSet)
+    seed: str | None = None
+    decks: Sequence[Sequence[Card]] = ()
+    dealer: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CreatedGame:
+    game_id: UUID
+    tokens: dict[int, str]
+    """The bearer token of each seat filled at creation."""
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
+class JoinedSeat:
+    seat: int
+    token: str
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    name: str
+    bot: str | None
+    client_seed: str
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    """A game at one version, for the projections. A private copy: safe to read."""
+
+    game_id: UUID
+    version: int
+    table: Table
+    seats: tuple[Seat | None, ...]
+    seed_commitment: str
+    seed: str
+    """Secret until the game is finished: only the audit export may show it."""
+    explicit_decks: int
+    """How many deck orders the creator gave explicitly."""
+
+
+class RummyApplication(Application[UUID]):
+    """Straight Rummy games on an event store chosen by the environment."""
+
+    name = "rummy"
+    env: ClassVar[dict[str, str]] = {
+        # Cached aggregates are fast-forwarded from the store before each use,
+        # so the cache is safe with several replicas on one database.
+        "AGGREGATE_CACHE_MAXSIZE": "1000",
+    }
+
+    def create_game(self, new: NewGame) -> CreatedGame:
+        players = len(new.seats)
+        check_new_game(new.rules, players, new.decks, new.dealer)
+        tokens: dict[int, str] = {}
+        entries: list[SeatEntry | None] = []
+        for seat, wanted in enumerate(new.seats):
+            if wanted is None:
+                entries.append(None)
+                continue
+            tokens[seat] = new_token()
+            entries.append(_entry(wanted, tokens[seat]))
+        game = Game.create(
+            game_id=uuid4(),
+            rules=new.rules,
+            seats=entries,
+            seed=new.seed if new.seed is not None else new_seed(),
+            decks=new.decks,
+            dealer=new.dealer,
+        )
+        self.save(game)
+        return CreatedGame(game_id=game.id, tokens=tokens, version=game.version)
+
+    def join_game(self, game_id: UUID, wanted: NewSeat) -> JoinedSeat:
+        token = new_token()
+        for _ in range(WRITE_ATTEMPTS):
+            game = self._load(game_id)
+            seat = game.join(_entry(wanted, token))
+            if self._saved(game):
+                return JoinedSeat(seat=seat, token=token, version=game.version)
+        raise WriteConflict("The game changed too often while joining: try again.")
+
+    def act(
+        self,
+        game_id: UUID,
+        seat: int,
+        actions: Sequence[Action],
+        *,
+        request: Request | None = None,
+        expected_version: int | None = None,
+    ) -> int:
+        """Play `actions` for `seat`, all or nothing; returns the version after them.
+
+        A request seen before returns the version its first run left and
+        applies nothing again.
+        """
+        for _ in range(WRITE_ATTEMPTS):
+            game = self._load(game_id)
+            if request is not None:
+                applied = game.applied_request(request)
+                if applied is not None:
+                    digest, version = applied
+                    if digest != request.digest:
+                        raise IdempotencyKeyReused(
+                            f"Idempotency key {request.key!r} was already used for a "
+                            f"different request by this seat."
+                        )
+                    return version
+            if expected_version is not None and game.version != expected_version:
+                raise VersionConflict(
+                    f"The game is at version {game.version}, not {expected_version}."
+                )
+            game.act(seat, actions, request)
+            if self._saved(game):
+                return game.version
+        raise WriteConflict("The game changed too often while acting: try again.")
+
+    def state(self, game_id: UUID, version: int | None = None) -> GameState:
+        """The game now, or as it was at `version`."""
+        game = self._load(game_id, version)
+        if version is not None and game.version != version:
+            raise VersionNotFound(
+                f"Game {game_id} has versions 1 to {game.version}, not {version}."
+            )
+        return _state(game)
+
+    def events_after(
+        self, game_id: UUID, after: int = 0, limit: int | None = None
+    ) -> list[GameEvent]:
+        """The game's stored events after version `after`, oldest first."""
+        found = cast(list[GameEvent], list(self.events.get(game_id, gt=after, limit=limit)))
+        if not found and not list(self.events.get(game_id, desc=True, limit=1)):
+            raise GameNotFound(f"There is no game {game_id}.")
+        return found
+
+    def seat_of(self, game_id: UUID, token: str) -> int | None:
+        """The seat `token` acts for in this game, or None."""
+        game = self._load(game_id)
+        found: int | None = None
+        for seat, entry in enumerate(game.seats):
+            # Compare against every seat, so timing says nothing about which matched.
+            if entry is not None and token_matches(token, entry["token_hash"]):
+                found = seat
+        return found
+
+    def _load(self, game_id: UUID, version: int | None = None) -> Game:
+        try:
+            game: Game = self.repository.get(game_id, version=version, projector_func=_project_game)
+        except AggregateNotFoundError:
+            raise GameNotFound(f"There is no game {game_id}.") from None
+        return game
+
+    def _saved(self, game: Game) -> bool:
+        """Save; False if another writer got to this version first."""
+        try:
+            self.save(game)
+        except IntegrityError:
+            return False
+        return True
+
+
+def _project_game(game: Game | None, events: Iterable[GameEvent]) -> Game | None:
+    # The library's projector asserts a runtime-checkable Protocol on every
+    # event, which costs more than applying the event: our events are ours.
+    for event in events:
+        game = event.mutate(game)
+    return game
+
+
+def _entry(wanted: NewSeat, token: str) -> SeatEntry:
+    return SeatEntry(
+        name=wanted.name,
+        token_hash=hash_token(token),
+        client_seed=wanted.client_seed,
+        bot=wanted.bot,
+    )
+
+
+def _state(game: Game) -> GameState:
+    return GameState(
+        game_id=game.id,
+        version=game.version,
+        table=game.table,
+        seats=tuple(
+            None
+            if entry is None
+            else Seat(name=entry["name"], bot=entry["bot"], client_seed=entry["client_seed"])
+            for entry in game.seats
+        ),
+        seed_commitment=game.seed_commitment,
+        seed=game.seed,
+        explicit_decks=len(game.explicit_decks),
+    )

@@ -1,0 +1,222 @@
+"""The stored events of a game: past tense, plain data, card codes as strings.
+
+Each class is the persistent form of one domain event. `apply` turns it
+back into the domain event and lets the domain change the table; it only
+records, because it runs again on every replay. Every event says which
+seat caused it (`seat`, None for the system) and, when the client sent an
+idempotency key, which request it belongs to (`request`).
+
+The stored topic of each class is `service.game.events:<Name>`. If a class
+ever moves, register its old topic in `service.game.topics`, or stored
+games stop loading (tests/game/test_event_schema.py catches it).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from eventsourcing.domain import AggregateCreated, AggregateEvent
+
+from service.domain import events as domain
+from service.domain.cards import Card, card_codes, parse_cards
+from service.domain.melds import End, MeldKind
+from service.domain.rules import RuleSet
+from service.domain.state import HandEnding, HandResult, Source, Table
+
+if TYPE_CHECKING:
+    from service.game.aggregate import Game
+
+
+class GameEvent(AggregateEvent):
+    """Base of every event after creation."""
+
+    seat: int | None
+    request: dict[str, Any] | None
+    """`{"seat", "key", "digest"}` of the idempotent request that caused it, if any."""
+
+    def apply(self, aggregate: Any) -> None:
+        game: Game = aggregate
+        self.apply_to(game)
+        if self.request is not None:
+            game.remember_request(self.request, self.originator_version)
+
+    def apply_to(self, game: Game) -> None:
+        domain.apply(game.table, self.to_domain())
+
+    def to_domain(self) -> domain.Event:
+        raise NotImplementedError
+
+
+class GameCreated(AggregateCreated):
+    rules: dict[str, Any]
+    seats: list[dict[str, Any] | None]
+    """One per seat: `{"name", "token_hash", "client_seed", "bot"}`, or None while open."""
+    seed: str
+    """The secret shuffle seed: never shown before the game is finished."""
+    seed_commitment: str
+    decks: list[list[str]]
+    """Explicit deck orders for the first hands, if the creator gave them."""
+    dealer: int | None
+
+    def apply(self, aggregate: Any) -> None:
+        game: Game = aggregate
+        game.seats = [None if seat is None else dict(seat) for seat in self.seats]
+        game.seed = self.seed
+        game.seed_commitment = self.seed_commitment
+        game.explicit_decks = tuple(tuple(parse_cards(deck)) for deck in self.decks)
+        game.requests = {}
+        game.table = Table(
+            rules=RuleSet.from_dict(self.rules),
+            players=len(self.seats),
+            seated=[seat is not None for seat in self.seats],
+            first_dealer=self.dealer,
+        )
+
+
+class PlayerJoined(GameEvent):
+    name: str
+    token_hash: str
+    client_seed: str
+    bot: str | None
+
+    def apply_to(self, game: Game) -> None:
+        assert self.seat is not None
+        game.seats[self.seat] = {
+            "name": self.name,
+            "token_hash": self.token_hash,
+            "client_seed": self.client_seed,
+            "bot": self.bot,
+        }
+        super().apply_to(game)
+
+    def to_domain(self) -> domain.Event:
+        assert self.seat is not None
+        return domain.PlayerJoined(seat=self.seat)
+
+
+class HandDealt(GameEvent):
+    hand_number: int
+    dealer: int
+    deck: list[str]
+
+    def to_domain(self) -> domain.Event:
+        return domain.HandDealt(
+            hand_number=self.hand_number, dealer=self.dealer, deck=tuple(parse_cards(self.deck))
+        )
+
+
+class CardDrawn(GameEvent):
+    source: str
+    card: str
+
+    def to_domain(self) -> domain.Event:
+        assert self.seat is not None
+        return domain.CardDrawn(
+            seat=self.seat, source=Source(self.source), card=Card.parse(self.card)
+        )
+
+
+class MeldLaid(GameEvent):
+    meld_id: str
+    kind: str
+    cards: list[str]
+
+    def to_domain(self) -> domain.Event:
+        assert self.seat is not None
+        return domain.MeldLaid(
+            seat=self.seat,
+            meld_id=self.meld_id,
+            kind=MeldKind(self.kind),
+            cards=tuple(parse_cards(self.cards)),
+        )
+
+
+class CardLaidOff(GameEvent):
+    meld_id: str
+    card: str
+    end: str
+
+    def to_domain(self) -> domain.Event:
+        assert self.seat is not None
+        return domain.CardLaidOff(
+            seat=self.seat, meld_id=self.meld_id, card=Card.parse(self.card), end=End(self.end)
+        )
+
+
+class CardDiscarded(GameEvent):
+    card: str
+
+    def to_domain(self) -> domain.Event:
+        assert self.seat is not None
+        return domain.CardDiscarded(seat=self.seat, card=Card.parse(self.card))
+
+
+class StockRecycled(GameEvent):
+    stock: list[str]
+    """The new stock, top first."""
+    shuffled: bool
+
+    def to_domain(self) -> domain.Event:
+        return domain.StockRecycled(stock=tuple(parse_cards(self.stock)), shuffled=self.shuffled)
+
+
+class HandEnded(GameEvent):
+    hand_number: int
+    how: str
+    out_seat: int | None
+    remaining: list[list[str]]
+    values: list[int]
+    points: list[int]
+    totals: list[int]
+
+    def to_domain(self) -> domain.Event:
+        return domain.HandEnded(
+            HandResult(
+                hand_number=self.hand_number,
+                how=HandEnding(self.how),
+                out_seat=self.out_seat,
+                remaining=tuple(tuple(parse_cards(cards)) for cards in self.remaining),
+                values=tuple(self.values),
+                points=tuple(self.points),
+                totals=tuple(self.totals),
+            )
+        )
+
+
+class GameFinished(GameEvent):
+    winner: int
+    totals: list[int]
+
+    def to_domain(self) -> domain.Event:
+        return domain.GameFinished(winner=self.winner, totals=tuple(self.totals))
+
+
+def stored_fields(event: domain.Event) -> tuple[type[GameEvent], dict[str, Any]]:
+    """The stored event class and its plain fields for a domain event."""
+    match event:
+        case domain.PlayerJoined():
+            raise TypeError("PlayerJoined is stored with the player's details, not from here")
+        case domain.HandDealt(hand_number=number, dealer=dealer, deck=deck):
+            return HandDealt, {"hand_number": number, "dealer": dealer, "deck": card_codes(deck)}
+        case domain.CardDrawn(source=source, card=card):
+            return CardDrawn, {"source": source.value, "card": card.code}
+        case domain.MeldLaid(meld_id=meld_id, kind=kind, cards=cards):
+            return MeldLaid, {"meld_id": meld_id, "kind": kind.value, "cards": card_codes(cards)}
+        case domain.CardLaidOff(meld_id=meld_id, card=card, end=end):
+            return CardLaidOff, {"meld_id": meld_id, "card": card.code, "end": end.value}
+        case domain.CardDiscarded(card=card):
+            return CardDiscarded, {"card": card.code}
+        case domain.StockRecycled(stock=stock, shuffled=shuffled):
+            return StockRecycled, {"stock": card_codes(stock), "shuffled": shuffled}
+        case domain.HandEnded(result=result):
+            return HandEnded, {
+                "hand_number": result.hand_number,
+                "how": result.how.value,
+                "out_seat": result.out_seat,
+                "remaining": [card_codes(cards) for cards in result.remaining],
+                "values": list(result.values),
+                "points": list(result.points),
+                "totals": list(result.totals),
+            }
+        case domain.GameFinished(winner=winner, totals=totals):
+            return GameFinished, {"winner": winner, "totals": list(totals)}
