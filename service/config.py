@@ -37,6 +37,9 @@ class Settings:
     postgres_schema: str = ""
     postgres_pool_size: int = 5
     aggregate_cache_size: int = 1000
+    admin_token: str | None = None
+    """Admin features are off when no admin token is configured."""
+    max_body_bytes: int = 1_000_000
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -62,6 +65,8 @@ class Settings:
             aggregate_cache_size=_int(
                 env, "RUMMY_AGGREGATE_CACHE_SIZE", defaults.aggregate_cache_size
             ),
+            admin_token=env.get("RUMMY_ADMIN_TOKEN") or None,
+            max_body_bytes=_int(env, "RUMMY_MAX_BODY_BYTES", defaults.max_body_bytes),
         )
 
     def event_store_env(self) -> dict[str, str]:

@@ -59,6 +59,7 @@ class CreatedGame:
     tokens: dict[int, str]
     """The bearer token of each seat filled at creation."""
     version: int
+    seed_commitment: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +89,16 @@ class GameState:
     """Secret until the game is finished: only the audit export may show it."""
     explicit_decks: int
     """How many deck orders the creator gave explicitly."""
+    token_hashes: tuple[str | None, ...]
+
+    def seat_of(self, token: str) -> int | None:
+        """The seat `token` acts for in this game, or None."""
+        found: int | None = None
+        for seat, token_hash in enumerate(self.token_hashes):
+            # Compare against every seat, so timing says nothing about which matched.
+            if token_hash is not None and token_matches(token, token_hash):
+                found = seat
+        return found
 
 
 class RummyApplication(Application[UUID]):
@@ -103,16 +114,17 @@ class RummyApplication(Application[UUID]):
     def create_game(self, new: NewGame) -> CreatedGame:
         players = len(new.seats)
         check_new_game(new.rules, players, new.decks, new.dealer)
+        game_id = uuid4()
         tokens: dict[int, str] = {}
         entries: list[SeatEntry | None] = []
         for seat, wanted in enumerate(new.seats):
             if wanted is None:
                 entries.append(None)
                 continue
-            tokens[seat] = new_token()
+            tokens[seat] = new_token(game_id)
             entries.append(_entry(wanted, tokens[seat]))
         game = Game.create(
-            game_id=uuid4(),
+            game_id=game_id,
             rules=new.rules,
             seats=entries,
             seed=new.seed if new.seed is not None else new_seed(),
@@ -120,10 +132,15 @@ class RummyApplication(Application[UUID]):
             dealer=new.dealer,
         )
         self.save(game)
-        return CreatedGame(game_id=game.id, tokens=tokens, version=game.version)
+        return CreatedGame(
+            game_id=game.id,
+            tokens=tokens,
+            version=game.version,
+            seed_commitment=game.seed_commitment,
+        )
 
     def join_game(self, game_id: UUID, wanted: NewSeat) -> JoinedSeat:
-        token = new_token()
+        token = new_token(game_id)
         for _ in range(WRITE_ATTEMPTS):
             game = self._load(game_id)
             seat = game.join(_entry(wanted, token))
@@ -145,6 +162,20 @@ class RummyApplication(Application[UUID]):
         A request seen before returns the version its first run left and
         applies nothing again.
         """
+        return self.play(
+            game_id, seat, actions, request=request, expected_version=expected_version
+        ).version
+
+    def play(
+        self,
+        game_id: UUID,
+        seat: int,
+        actions: Sequence[Action],
+        *,
+        request: Request | None = None,
+        expected_version: int | None = None,
+    ) -> GameState:
+        """As `act`, returning the game as the actions left it."""
         for _ in range(WRITE_ATTEMPTS):
             game = self._load(game_id)
             if request is not None:
@@ -156,14 +187,14 @@ class RummyApplication(Application[UUID]):
                             f"Idempotency key {request.key!r} was already used for a "
                             f"different request by this seat."
                         )
-                    return version
+                    return self.state(game_id, version)
             if expected_version is not None and game.version != expected_version:
                 raise VersionConflict(
                     f"The game is at version {game.version}, not {expected_version}."
                 )
             game.act(seat, actions, request)
             if self._saved(game):
-                return game.version
+                return _state(game)
         raise WriteConflict("The game changed too often while acting: try again.")
 
     def state(self, game_id: UUID, version: int | None = None) -> GameState:
@@ -186,13 +217,11 @@ class RummyApplication(Application[UUID]):
 
     def seat_of(self, game_id: UUID, token: str) -> int | None:
         """The seat `token` acts for in this game, or None."""
-        game = self._load(game_id)
-        found: int | None = None
-        for seat, entry in enumerate(game.seats):
-            # Compare against every seat, so timing says nothing about which matched.
-            if entry is not None and token_matches(token, entry["token_hash"]):
-                found = seat
-        return found
+        return self.state(game_id).seat_of(token)
+
+    def check_store(self) -> None:
+        """Ask the event store something; raises whatever its driver raises."""
+        self.recorder.max_notification_id()
 
     def _load(self, game_id: UUID, version: int | None = None) -> Game:
         try:
@@ -241,4 +270,5 @@ def _state(game: Game) -> GameState:
         seed_commitment=game.seed_commitment,
         seed=game.seed,
         explicit_decks=len(game.explicit_decks),
+        token_hashes=tuple(None if entry is None else entry["token_hash"] for entry in game.seats),
     )

@@ -34,6 +34,15 @@ class GameEvent(AggregateEvent):
     request: dict[str, Any] | None
     """`{"seat", "key", "digest"}` of the idempotent request that caused it, if any."""
 
+    @property
+    def event_type(self) -> str:
+        """The event's name in the API: `CardDrawn` → `card_drawn`."""
+        return _snake(type(self).__name__)
+
+    def data(self) -> dict[str, Any]:
+        """The event's own fields, without the envelope."""
+        return {name: value for name, value in vars(self).items() if name not in _ENVELOPE}
+
     def apply(self, aggregate: Any) -> None:
         game: Game = aggregate
         self.apply_to(game)
@@ -47,6 +56,15 @@ class GameEvent(AggregateEvent):
         raise NotImplementedError
 
 
+_ENVELOPE = frozenset(
+    {"originator_id", "originator_version", "timestamp", "originator_topic", "seat", "request"}
+)
+
+
+def _snake(name: str) -> str:
+    return "".join(f"_{char.lower()}" if char.isupper() else char for char in name).lstrip("_")
+
+
 class GameCreated(AggregateCreated):
     rules: dict[str, Any]
     seats: list[dict[str, Any] | None]
@@ -57,6 +75,13 @@ class GameCreated(AggregateCreated):
     decks: list[list[str]]
     """Explicit deck orders for the first hands, if the creator gave them."""
     dealer: int | None
+
+    seat = None
+    request = None
+    event_type = "game_created"
+
+    def data(self) -> dict[str, Any]:
+        return {name: value for name, value in vars(self).items() if name not in _ENVELOPE}
 
     def apply(self, aggregate: Any) -> None:
         game: Game = aggregate

@@ -5,11 +5,24 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+from uuid import UUID
 
 
-def new_token() -> str:
-    """256 bits from the OS's CSPRNG, URL-safe."""
-    return secrets.token_urlsafe(32)
+def new_token(game_id: UUID) -> str:
+    """`<game id>.<256 random bits>`: the prefix only says which game the token
+    is for (so a token for another game is told apart from a bad one)."""
+    return f"{game_id.hex}.{secrets.token_urlsafe(32)}"
+
+
+def token_game(token: str) -> UUID | None:
+    """The game a token says it is for, or None if it is not a token at all."""
+    prefix, dot, _ = token.partition(".")
+    if not dot:
+        return None
+    try:
+        return UUID(hex=prefix)
+    except ValueError:
+        return None
 
 
 def hash_token(token: str) -> str:

@@ -1,0 +1,61 @@
+"""Who is calling: a player of this game, the admin, or nobody (the public)."""
+
+from __future__ import annotations
+
+import hmac
+from uuid import UUID
+
+from service.api.errors import Forbidden, Unauthorized
+from service.game.application import GameState
+from service.game.tokens import token_game
+from service.projections.views import ADMIN, PUBLIC, Viewer
+
+
+def bearer_token(authorization: str | None) -> str | None:
+    """The token of an `Authorization: Bearer <token>` header, None if there is none."""
+    if authorization is None or not authorization.strip():
+        return None
+    scheme, _, token = authorization.strip().partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise Unauthorized("Send the token as 'Authorization: Bearer <token>'.")
+    return token.strip()
+
+
+def is_admin(token: str, admin_token: str | None) -> bool:
+    return admin_token is not None and hmac.compare_digest(
+        token.encode("utf-8"), admin_token.encode("utf-8")
+    )
+
+
+def viewer_for(game: GameState, authorization: str | None, admin_token: str | None) -> Viewer:
+    """The viewer a request speaks for; a bad token is refused, never downgraded."""
+    token = bearer_token(authorization)
+    if token is None:
+        return PUBLIC
+    if is_admin(token, admin_token):
+        return ADMIN
+    return Viewer(seat=player_seat(game, token))
+
+
+def player_seat(game: GameState, token: str) -> int:
+    """The seat `token` acts for in `game`: 403 for another game's token, else 401."""
+    claimed = token_game(token)
+    if claimed is not None and claimed != game.game_id:
+        raise Forbidden("This token is for another game.")
+    seat = game.seat_of(token)
+    if seat is None:
+        raise Unauthorized("The token is not valid for this game.")
+    return seat
+
+
+def require_player(game: GameState, authorization: str | None, admin_token: str | None) -> int:
+    token = bearer_token(authorization)
+    if token is None:
+        raise Unauthorized("Only a player of this game may act: send its bearer token.")
+    if is_admin(token, admin_token):
+        raise Forbidden("The admin token reads games; only a player's token acts.")
+    return player_seat(game, token)
+
+
+def same_game(game_id: UUID, game: GameState) -> bool:
+    return game.game_id == game_id

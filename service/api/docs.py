@@ -1,0 +1,37 @@
+"""OpenAPI documentation helpers: every error status a route can answer."""
+
+from __future__ import annotations
+
+from http import HTTPStatus
+
+from litestar.openapi.datastructures import ResponseSpec
+
+from service.api.errors import PROBLEM_MEDIA_TYPE, Problem
+
+_MEANING: dict[int, str] = {
+    401: "A bad or missing token (`unauthorized`).",
+    403: "A token for another game, or the admin token where a player must act (`forbidden`).",
+    404: "No such game (`not_found`), or no such version (`version_not_found`).",
+    409: "The rules forbid this now (`not_your_turn`, `wrong_phase`, `card_not_in_hand`, "
+    "`invalid_meld`, `invalid_lay_off`, `discard_taken_card`, `would_strand_taken_card`, "
+    "`meld_limit`, `must_discard_last`, `lay_off_before_meld`, `unknown_meld`, `hand_over`, "
+    "`game_over`, `game_not_started`, `game_full`, `write_conflict`).",
+    412: "`If-Match` named an older version (`version_conflict`).",
+    422: "A malformed body or parameter (`invalid_body`, `invalid_request`, `unknown_card`, "
+    "`invalid_rules`, `invalid_deck`, `invalid_seating`, `idempotency_key_reused`, "
+    "`invalid_if_match`).",
+    503: "The event store does not answer (`not_ready`).",
+}
+
+
+def problems(*statuses: int) -> dict[int, ResponseSpec]:
+    """The problem+json responses of a route, each documented."""
+    return {
+        status: ResponseSpec(
+            data_container=Problem,
+            description=f"{HTTPStatus(status).phrase}. {_MEANING[status]}",
+            media_type=PROBLEM_MEDIA_TYPE,
+            generate_examples=False,
+        )
+        for status in statuses
+    }

@@ -1,0 +1,305 @@
+"""The games resource: create, join, view, act, events, replay."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Annotated
+from uuid import UUID
+
+import msgspec
+from litestar import Controller, Response, get, post
+from litestar.datastructures import ResponseHeader
+from litestar.di import NamedDependency
+from litestar.openapi.spec import Example
+from litestar.params import FromPath, JSONBody, Parameter, QueryParameter
+
+from service.api.auth import require_player, viewer_for
+from service.api.docs import problems
+from service.api.errors import problem
+from service.api.schemas import (
+    Action,
+    ActionBody,
+    CreatedGame,
+    CreateGame,
+    DiscardAction,
+    DrawAction,
+    JoinedSeat,
+    JoinGame,
+    LayOffAction,
+    MeldAction,
+    SeatToken,
+)
+from service.domain import actions as domain
+from service.domain.cards import Card
+from service.domain.errors import InvalidSeating
+from service.domain.rules import RuleSet
+from service.domain.state import Source
+from service.game.aggregate import Request as IdempotentRequest
+from service.game.application import GameState, NewGame, NewSeat, RummyApplication
+from service.projections.events import EventView, event_view
+from service.projections.views import GameView, Viewer, game_view
+
+
+@dataclass(frozen=True, slots=True)
+class Services:
+    """What the handlers need: the application and the admin token (None: admin off)."""
+
+    games: RummyApplication
+    admin_token: str | None
+
+
+class EventsPage(msgspec.Struct, kw_only=True):
+    game_id: str
+    version: int
+    """The game's version now; the last event may be older if the caller filtered."""
+    events: list[EventView]
+
+
+ETAG = ResponseHeader(
+    name="ETag", description='The game\'s version, quoted: `"12"`.', documentation_only=True
+)
+Authorization = Annotated[
+    str | None,
+    Parameter(
+        header="Authorization",
+        required=False,
+        description="`Bearer <token>`: a player token, the admin token, or none (public).",
+    ),
+]
+
+
+def _etag(version: int) -> dict[str, str]:
+    return {"ETag": f'"{version}"'}
+
+
+class GamesController(Controller):
+    path = "/games"
+    tags = ["games"]  # noqa: RUF012 - litestar reads it as a class attribute
+
+    @post(
+        "/",
+        operation_id="createGame",
+        summary="Create a game",
+        status_code=201,
+        sync_to_thread=True,
+        responses=problems(422),
+        request_body_examples=[
+            Example(
+                summary="Two named players, classic rules",
+                value={"players": [{"name": "Ann"}, {"name": "Bob"}]},
+            ),
+            Example(
+                summary="Four open seats, house rules",
+                value={"seats": 4, "rules": {"aces": "high_or_low", "target": 150}},
+            ),
+        ],
+    )
+    def create_game(
+        self, services: NamedDependency[Services], data: JSONBody[CreateGame]
+    ) -> CreatedGame:
+        named = data.players or []
+        seats = data.seats if data.seats is not None else len(named)
+        if seats < len(named):
+            raise InvalidSeating(f"{len(named)} players were named for only {seats} seats.")
+        wanted: list[NewSeat | None] = [
+            NewSeat(name=player.name, client_seed=player.client_seed or "", bot=player.bot)
+            for player in named
+        ]
+        wanted.extend([None] * (seats - len(named)))
+        rules = RuleSet.from_dict(data.rules.given() if data.rules is not None else {})
+        decks = [[Card.parse(code) for code in deck] for deck in data.decks or []]
+        created = services.games.create_game(
+            NewGame(seats=wanted, rules=rules, seed=data.seed, decks=decks, dealer=data.dealer)
+        )
+        return CreatedGame(
+            game_id=str(created.game_id),
+            players=[
+                SeatToken(seat=seat, name=named[seat].name, token=token)
+                for seat, token in sorted(created.tokens.items())
+            ],
+            version=created.version,
+            seed_commitment=created.seed_commitment,
+        )
+
+    @post(
+        "/{game_id:uuid}/players",
+        operation_id="joinGame",
+        summary="Join an open seat",
+        status_code=201,
+        sync_to_thread=True,
+        responses=problems(404, 409, 422),
+        request_body_examples=[Example(summary="Join", value={"name": "Cleo"})],
+    )
+    def join_game(
+        self,
+        services: NamedDependency[Services],
+        game_id: FromPath[UUID],
+        data: JSONBody[JoinGame],
+    ) -> JoinedSeat:
+        joined = services.games.join_game(
+            game_id, NewSeat(name=data.name, client_seed=data.client_seed or "")
+        )
+        return JoinedSeat(
+            game_id=str(game_id), seat=joined.seat, token=joined.token, version=joined.version
+        )
+
+    @get(
+        "/{game_id:uuid}",
+        operation_id="getGame",
+        summary="The game as the caller may see it",
+        sync_to_thread=True,
+        responses=problems(401, 403, 404),
+        response_headers=[ETAG],
+    )
+    def get_game(
+        self,
+        services: NamedDependency[Services],
+        game_id: FromPath[UUID],
+        authorization: Authorization = None,
+    ) -> Response[GameView]:
+        state = services.games.state(game_id)
+        viewer = viewer_for(state, authorization, services.admin_token)
+        return Response(game_view(state, viewer), headers=_etag(state.version))
+
+    @post(
+        "/{game_id:uuid}/actions",
+        operation_id="playActions",
+        summary="Play one action, or a list applied all or nothing",
+        status_code=200,
+        sync_to_thread=True,
+        responses=problems(401, 403, 404, 409, 412, 422),
+        response_headers=[ETAG],
+        request_body_examples=[
+            Example(summary="Draw from the stock", value={"type": "draw", "source": "stock"}),
+            Example(summary="Lay a meld", value={"type": "meld", "cards": ["7H", "8H", "9H"]}),
+            Example(
+                summary="Lay off, then discard",
+                value=[
+                    {"type": "lay_off", "card": "10H", "meld_id": "h1-m1"},
+                    {"type": "discard", "card": "KD"},
+                ],
+            ),
+        ],
+    )
+    def play_actions(
+        self,
+        services: NamedDependency[Services],
+        game_id: FromPath[UUID],
+        data: JSONBody[ActionBody],
+        authorization: Authorization = None,
+        idempotency_key: Annotated[
+            str | None,
+            Parameter(
+                header="Idempotency-Key",
+                required=False,
+                min_length=1,
+                max_length=255,
+                description="Repeating a key returns the first outcome and applies nothing again.",
+            ),
+        ] = None,
+        if_match: Annotated[
+            str | None,
+            Parameter(
+                header="If-Match",
+                required=False,
+                description='Act only if the game is still at this version (`"12"`); else 412.',
+            ),
+        ] = None,
+    ) -> Response[GameView]:
+        games = services.games
+        state = games.state(game_id)
+        seat = require_player(state, authorization, services.admin_token)
+        body: Sequence[Action] = data if isinstance(data, list) else [data]
+        request = None
+        if idempotency_key is not None:
+            request = IdempotentRequest(seat=seat, key=idempotency_key, digest=_digest(body))
+        after = games.play(
+            game_id,
+            seat,
+            [_to_domain(action) for action in body],
+            request=request,
+            expected_version=_expected_version(if_match),
+        )
+        return Response(game_view(after, Viewer(seat=seat)), headers=_etag(after.version))
+
+    @get(
+        "/{game_id:uuid}/events",
+        operation_id="listEvents",
+        summary="The game's events after a version, redacted for the caller",
+        sync_to_thread=True,
+        responses=problems(401, 403, 404, 422),
+        response_headers=[ETAG],
+    )
+    def list_events(
+        self,
+        services: NamedDependency[Services],
+        game_id: FromPath[UUID],
+        after: Annotated[int, QueryParameter(ge=0, le=2**31)] = 0,
+        limit: Annotated[int, QueryParameter(ge=1, le=1000)] = 1000,
+        authorization: Authorization = None,
+    ) -> Response[EventsPage]:
+        state = services.games.state(game_id)
+        viewer = viewer_for(state, authorization, services.admin_token)
+        events = services.games.events_after(game_id, after, limit)
+        page = EventsPage(
+            game_id=str(game_id),
+            version=state.version,
+            events=[_event(event, viewer, state) for event in events],
+        )
+        return Response(page, headers=_etag(state.version))
+
+    @get(
+        "/{game_id:uuid}/replay",
+        operation_id="replayGame",
+        summary="The caller's view as it was at a version",
+        sync_to_thread=True,
+        responses=problems(401, 403, 404, 422),
+        response_headers=[ETAG],
+    )
+    def replay_game(
+        self,
+        services: NamedDependency[Services],
+        game_id: FromPath[UUID],
+        version: Annotated[int, QueryParameter(ge=1, le=2**31)],
+        authorization: Authorization = None,
+    ) -> Response[GameView]:
+        now = services.games.state(game_id)
+        viewer = viewer_for(now, authorization, services.admin_token)
+        then = services.games.state(game_id, version=version)
+        return Response(game_view(then, viewer), headers=_etag(then.version))
+
+
+def _event(event: object, viewer: Viewer, state: GameState) -> EventView:
+    return event_view(event, viewer, state.table.rules, state.table.players)  # type: ignore[arg-type]
+
+
+def _to_domain(action: Action) -> domain.Action:
+    match action:
+        case DrawAction(source=source):
+            return domain.Draw(Source(source))
+        case MeldAction(cards=cards):
+            return domain.Meld(tuple(Card.parse(code) for code in cards))
+        case LayOffAction(card=card, meld_id=meld_id):
+            return domain.LayOff(Card.parse(card), meld_id)
+        case DiscardAction(card=card):
+            return domain.Discard(Card.parse(card))
+
+
+def _digest(body: Sequence[Action]) -> str:
+    return hashlib.sha256(msgspec.json.encode(list(body))).hexdigest()
+
+
+def _expected_version(if_match: str | None) -> int | None:
+    """The version an `If-Match` header asks for: `"12"`, `W/"12"` or `12`; `*` is any."""
+    if if_match is None or if_match.strip() == "*":
+        return None
+    raw = if_match.strip().removeprefix("W/").strip('"')
+    if not raw.isdigit() or len(raw) > 12:
+        raise problem(
+            422,
+            "invalid_if_match",
+            f'If-Match must be a quoted game version such as "12", not {if_match!r}.',
+        )
+    return int(raw)

@@ -1,0 +1,144 @@
+"""Request and response bodies of the HTTP contract (API.md), as msgspec structs.
+
+Card codes are an enum of the 52 codes of RULES.md, so the OpenAPI document
+lists them and a bad code is refused by name before any rule runs.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Annotated, Any, Literal
+
+import msgspec
+from msgspec import Meta
+
+from service.domain.cards import FULL_DECK
+from service.domain.rules import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    Aces,
+    Exhausted,
+    GoingOut,
+    LayOff,
+    MeldsPerTurn,
+    RummyBonus,
+    Scoring,
+)
+
+CardCode = StrEnum(  # type: ignore[misc]
+    "CardCode", {card.code: card.code for card in FULL_DECK}, module=__name__
+)
+"""One of the 52 card codes: rank (A 2-10 J Q K) then suit (C D H S)."""
+
+
+class BotName(StrEnum):
+    """A computer player's strategy."""
+
+    RANDOM = "random"
+    BASIC = "basic"
+
+
+Name = Annotated[str, Meta(min_length=1, max_length=64, examples=["Ann"])]
+ClientSeed = Annotated[str, Meta(max_length=256, examples=["my-own-entropy-7f3a"])]
+Deck = Annotated[
+    list[CardCode],
+    Meta(
+        min_length=52,
+        max_length=52,
+        description="A full deck order: each of the 52 cards once; index 0 is dealt first.",
+    ),
+]
+
+
+class Rules(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """House rules by their RULES.md names; anything left out takes its default."""
+
+    aces: Aces | None = None
+    hand_size: Annotated[int, Meta(ge=1, le=25)] | None = None
+    melds_per_turn: MeldsPerTurn | None = None
+    lay_off: LayOff | None = None
+    going_out: GoingOut | None = None
+    rummy_bonus: RummyBonus | None = None
+    recycles: Annotated[int, Meta(ge=0, le=1000)] | None = None
+    recycle_shuffle: bool | None = None
+    exhausted: Exhausted | None = None
+    max_turns: Annotated[int, Meta(ge=1, le=100_000)] | None = None
+    scoring: Scoring | None = None
+    target: Annotated[int, Meta(ge=1, le=1_000_000)] | None = None
+    deals: Annotated[int, Meta(ge=1, le=1000)] | None = None
+
+    def given(self) -> dict[str, Any]:
+        return {
+            name: getattr(self, name)
+            for name in self.__struct_fields__
+            if getattr(self, name) is not None
+        }
+
+
+class NewPlayer(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    name: Name
+    client_seed: ClientSeed | None = None
+    bot: BotName | None = None
+
+
+class CreateGame(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """Name the players, or give a number of open seats, or both (the named
+    players take the first seats)."""
+
+    players: Annotated[list[NewPlayer], Meta(max_length=MAX_PLAYERS)] | None = None
+    seats: Annotated[int, Meta(ge=MIN_PLAYERS, le=MAX_PLAYERS)] | None = None
+    rules: Rules | None = None
+    seed: Annotated[str, Meta(min_length=1, max_length=256)] | None = None
+    decks: Annotated[list[Deck], Meta(max_length=1000)] | None = None
+    dealer: Annotated[int, Meta(ge=0, le=MAX_PLAYERS - 1)] | None = None
+
+
+class JoinGame(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    name: Name
+    client_seed: ClientSeed | None = None
+
+
+class DrawAction(msgspec.Struct, kw_only=True, tag_field="type", tag="draw"):
+    source: Literal["stock", "discard"]
+
+
+class MeldAction(msgspec.Struct, kw_only=True, tag_field="type", tag="meld"):
+    cards: Annotated[list[CardCode], Meta(min_length=1, max_length=13)]
+
+
+class LayOffAction(msgspec.Struct, kw_only=True, tag_field="type", tag="lay_off"):
+    card: CardCode
+    meld_id: Annotated[str, Meta(min_length=1, max_length=64)]
+
+
+class DiscardAction(msgspec.Struct, kw_only=True, tag_field="type", tag="discard"):
+    card: CardCode
+
+
+Action = DrawAction | MeldAction | LayOffAction | DiscardAction
+ActionBody = Action | Annotated[list[Action], Meta(min_length=1, max_length=64)]
+
+
+class SeatToken(msgspec.Struct, kw_only=True):
+    seat: int
+    name: str
+    token: str
+    """The bearer token that acts for this seat: shown once, never stored."""
+
+
+class CreatedGame(msgspec.Struct, kw_only=True):
+    game_id: str
+    players: list[SeatToken]
+    version: int
+    seed_commitment: str
+
+
+class JoinedSeat(msgspec.Struct, kw_only=True):
+    game_id: str
+    seat: int
+    token: str
+    version: int
+
+
+class Health(msgspec.Struct, kw_only=True):
+    status: str

@@ -1,0 +1,226 @@
+"""A game's events as each caller may see them.
+
+The redaction rules of API.md: a player learns its own cards, every face-up
+card and the counts of everything face down. So the deal shows a player
+only its own cards and the upcard, a draw from the stock by someone else
+shows the source but not the card, and a recycle shows the new stock size
+but not its order. The admin sees every card; nobody sees the seed, a token
+hash or another seat's idempotency key here.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Protocol
+
+import msgspec
+
+from service.domain.cards import card_codes, parse_cards, sorted_cards
+from service.domain.deal import deal
+from service.domain.rules import RuleSet
+from service.projections.views import HandResultSeat, Viewer
+
+
+class StoredEvent(Protocol):
+    """What the projections need of a stored event."""
+
+    @property
+    def originator_version(self) -> int: ...
+
+    @property
+    def timestamp(self) -> datetime: ...
+
+    @property
+    def seat(self) -> int | None: ...
+
+    @property
+    def event_type(self) -> str: ...
+
+    def data(self) -> dict[str, Any]: ...
+
+
+class _Event(msgspec.Struct, kw_only=True, tag_field="type", omit_defaults=True):
+    version: int
+    at: datetime
+    seat: int | None = None
+    """The seat that caused the event; absent for the system."""
+
+
+class SeatJoined(msgspec.Struct, kw_only=True):
+    seat: int
+    name: str | None
+    bot: str | None = None
+
+
+class GameCreatedView(_Event, tag="game_created"):
+    rules: dict[str, Any]
+    players: list[SeatJoined]
+    seed_commitment: str
+    dealer: int | None = None
+
+
+class PlayerJoinedView(_Event, tag="player_joined"):
+    name: str
+    bot: str | None = None
+
+
+class HandDealtView(_Event, tag="hand_dealt"):
+    hand_number: int
+    dealer: int
+    upcard: str
+    stock_count: int
+    hand_size: int
+    my_cards: list[str] | None = None
+    """The caller's own cards, for a player."""
+    deck: list[str] | None = None
+    """The whole deck order: admin only (and in the audit export)."""
+
+
+class CardDrawnView(_Event, tag="card_drawn"):
+    source: str
+    card: str | None = None
+    """Absent when another player drew it from the stock."""
+
+
+class MeldLaidView(_Event, tag="meld_laid"):
+    meld_id: str
+    kind: str
+    cards: list[str]
+
+
+class CardLaidOffView(_Event, tag="card_laid_off"):
+    meld_id: str
+    card: str
+    end: str
+
+
+class CardDiscardedView(_Event, tag="card_discarded"):
+    card: str
+
+
+class StockRecycledView(_Event, tag="stock_recycled"):
+    stock_count: int
+    shuffled: bool
+    stock: list[str] | None = None
+    """The new stock order, top first: admin only."""
+
+
+class HandEndedView(_Event, tag="hand_ended"):
+    hand_number: int
+    how: str
+    out_seat: int | None
+    rummy: bool
+    players: list[HandResultSeat]
+
+
+class GameFinishedView(_Event, tag="game_finished"):
+    winner: int
+    totals: list[int]
+
+
+EventView = (
+    GameCreatedView
+    | PlayerJoinedView
+    | HandDealtView
+    | CardDrawnView
+    | MeldLaidView
+    | CardLaidOffView
+    | CardDiscardedView
+    | StockRecycledView
+    | HandEndedView
+    | GameFinishedView
+)
+
+
+def event_view(event: StoredEvent, viewer: Viewer, rules: RuleSet, players: int) -> EventView:
+    """`event` redacted for `viewer`. `rules` and `players` are the game's."""
+    data = event.data()
+    envelope: dict[str, Any] = {
+        "version": event.originator_version,
+        "at": event.timestamp,
+        "seat": event.seat,
+    }
+    match event.event_type:
+        case "game_created":
+            return GameCreatedView(
+                **envelope,
+                rules=data["rules"],
+                players=[
+                    SeatJoined(seat=seat, name=None)
+                    if entry is None
+                    else SeatJoined(seat=seat, name=entry["name"], bot=entry["bot"])
+                    for seat, entry in enumerate(data["seats"])
+                ],
+                seed_commitment=data["seed_commitment"],
+                dealer=data["dealer"],
+            )
+        case "player_joined":
+            return PlayerJoinedView(**envelope, name=data["name"], bot=data["bot"])
+        case "hand_dealt":
+            return _hand_dealt(envelope, data, viewer, rules, players)
+        case "card_drawn":
+            visible = data["source"] == "discard" or viewer.sees_hand_of(event.seat)
+            return CardDrawnView(
+                **envelope, source=data["source"], card=data["card"] if visible else None
+            )
+        case "meld_laid":
+            return MeldLaidView(
+                **envelope, meld_id=data["meld_id"], kind=data["kind"], cards=data["cards"]
+            )
+        case "card_laid_off":
+            return CardLaidOffView(
+                **envelope, meld_id=data["meld_id"], card=data["card"], end=data["end"]
+            )
+        case "card_discarded":
+            return CardDiscardedView(**envelope, card=data["card"])
+        case "stock_recycled":
+            return StockRecycledView(
+                **envelope,
+                stock_count=len(data["stock"]),
+                shuffled=data["shuffled"],
+                stock=data["stock"] if viewer.admin else None,
+            )
+        case "hand_ended":
+            return _hand_ended(envelope, data)
+        case "game_finished":
+            return GameFinishedView(**envelope, winner=data["winner"], totals=data["totals"])
+    raise ValueError(f"No view for event type {event.event_type!r}")
+
+
+def _hand_dealt(
+    envelope: dict[str, Any], data: dict[str, Any], viewer: Viewer, rules: RuleSet, players: int
+) -> HandDealtView:
+    size = rules.hand_size_for(players)
+    dealt = deal(parse_cards(data["deck"]), data["dealer"], players, size)
+    return HandDealtView(
+        **envelope,
+        hand_number=data["hand_number"],
+        dealer=data["dealer"],
+        upcard=dealt.upcard.code,
+        stock_count=len(dealt.stock),
+        hand_size=size,
+        my_cards=None
+        if viewer.seat is None
+        else card_codes(sorted_cards(dealt.hands[viewer.seat])),
+        deck=data["deck"] if viewer.admin else None,
+    )
+
+
+def _hand_ended(envelope: dict[str, Any], data: dict[str, Any]) -> HandEndedView:
+    return HandEndedView(
+        **envelope,
+        hand_number=data["hand_number"],
+        how=data["how"],
+        out_seat=data["out_seat"],
+        rummy=data["how"] == "rummy",
+        players=[
+            HandResultSeat(
+                seat=seat,
+                cards=card_codes(sorted_cards(parse_cards(cards))),
+                value=data["values"][seat],
+                points=data["points"][seat],
+                total=data["totals"][seat],
+            )
+            for seat, cards in enumerate(data["remaining"])
+        ],
+    )

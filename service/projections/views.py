@@ -1,0 +1,241 @@
+"""What each caller sees of a game: a player's view, the public view, the admin view.
+
+A player sees exactly what a player at a real table would: its own cards,
+every face-up card, and counts of everything face down. `legal` comes from
+the domain's own rule functions. The public view is the player view without
+`my_seat`, `my_hand` and `legal`; the admin view adds every hidden card.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+from uuid import UUID
+
+import msgspec
+
+from service.domain.cards import card_codes, sorted_cards
+from service.domain.state import HandResult, Status, Table
+from service.domain.turns import legal_moves
+
+
+class SeatInfo(Protocol):
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def bot(self) -> str | None: ...
+
+
+class GameSnapshot(Protocol):
+    """A game at one version, as the application hands it out."""
+
+    @property
+    def game_id(self) -> UUID: ...
+
+    @property
+    def version(self) -> int: ...
+
+    @property
+    def table(self) -> Table: ...
+
+    @property
+    def seats(self) -> Sequence[SeatInfo | None]: ...
+
+    @property
+    def seed_commitment(self) -> str: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Viewer:
+    """Who is looking: a seat (a player), nobody (the public), or the admin."""
+
+    seat: int | None = None
+    admin: bool = False
+
+    def sees_hand_of(self, seat: int | None) -> bool:
+        return self.admin or (seat is not None and seat == self.seat)
+
+
+PUBLIC = Viewer()
+ADMIN = Viewer(admin=True)
+
+
+class PlayerSummary(msgspec.Struct, kw_only=True):
+    seat: int
+    name: str | None
+    """None while the seat is open."""
+    score: int
+    hand_count: int
+    bot: str | None = None
+
+
+class LaidOffCard(msgspec.Struct, kw_only=True):
+    card: str
+    seat: int
+
+
+class MeldView(msgspec.Struct, kw_only=True):
+    id: str
+    kind: str
+    cards: list[str]
+    owner: int
+    laid_off: list[LaidOffCard]
+
+
+class LayOffOption(msgspec.Struct, kw_only=True):
+    card: str
+    meld_id: str
+
+
+class LegalMoves(msgspec.Struct, kw_only=True):
+    draw: list[str]
+    melds: list[list[str]]
+    lay_offs: list[LayOffOption]
+    discard: list[str]
+
+
+class HandResultSeat(msgspec.Struct, kw_only=True):
+    seat: int
+    cards: list[str]
+    value: int
+    points: int
+    total: int
+
+
+class LastHand(msgspec.Struct, kw_only=True):
+    hand_number: int
+    how: str
+    """`out`, `rummy`, `exhausted` or `turn_cap`."""
+    out_seat: int | None
+    rummy: bool
+    players: list[HandResultSeat]
+
+
+class HiddenCards(msgspec.Struct, kw_only=True):
+    """Admin only: every face-down card of the hand in play."""
+
+    hands: list[list[str]]
+    stock: list[str]
+    """Top first."""
+    discard_pile: list[str]
+    """Oldest first; the last is the top."""
+
+
+class GameView(msgspec.Struct, kw_only=True):
+    game_id: str
+    version: int
+    status: str
+    rules: dict[str, Any]
+    players: list[PlayerSummary]
+    hand_number: int
+    dealer: int | None
+    turn: int | None
+    phase: str | None
+    stock_count: int
+    discard_top: str | None
+    discard_count: int
+    melds: list[MeldView]
+    last_hand: LastHand | None
+    winner: int | None
+    seed_commitment: str
+    my_seat: int | None = None
+    my_hand: list[str] | None = None
+    legal: LegalMoves | None = None
+    hidden: HiddenCards | None = None
+
+
+def game_view(game: GameSnapshot, viewer: Viewer) -> GameView:
+    """The view of `game` for `viewer`."""
+    table = game.table
+    hand = table.hand
+    view = GameView(
+        game_id=str(game.game_id),
+        version=game.version,
+        status=table.status.value,
+        rules=table.rules.to_dict(),
+        players=_players(game),
+        hand_number=table.hand_number,
+        dealer=table.dealer,
+        turn=None if hand is None or table.status is not Status.PLAYING else hand.turn,
+        phase=None if hand is None or table.status is not Status.PLAYING else hand.phase.value,
+        stock_count=0 if hand is None else len(hand.stock),
+        discard_top=None if hand is None or not hand.discard else hand.discard[-1].code,
+        discard_count=0 if hand is None else len(hand.discard),
+        melds=[] if hand is None else [_meld(meld) for meld in hand.melds],
+        last_hand=None if table.last_hand is None else last_hand(table.last_hand),
+        winner=table.winner,
+        seed_commitment=game.seed_commitment,
+    )
+    if viewer.seat is not None:
+        seat = viewer.seat
+        view.my_seat = seat
+        view.my_hand = [] if hand is None else card_codes(sorted_cards(hand.hands[seat]))
+        view.legal = _legal(table, seat)
+    if viewer.admin and hand is not None:
+        view.hidden = HiddenCards(
+            hands=[card_codes(sorted_cards(held)) for held in hand.hands],
+            stock=card_codes(hand.stock[::-1]),
+            discard_pile=card_codes(hand.discard),
+        )
+    return view
+
+
+def last_hand(result: HandResult) -> LastHand:
+    """A finished hand's result. Every hand is shown: at the end of a hand the
+    cards are laid face up to be counted."""
+    return LastHand(
+        hand_number=result.hand_number,
+        how=result.how.value,
+        out_seat=result.out_seat,
+        rummy=result.rummy,
+        players=[
+            HandResultSeat(
+                seat=seat,
+                cards=card_codes(sorted_cards(cards)),
+                value=result.values[seat],
+                points=result.points[seat],
+                total=result.totals[seat],
+            )
+            for seat, cards in enumerate(result.remaining)
+        ],
+    )
+
+
+def _players(game: GameSnapshot) -> list[PlayerSummary]:
+    hand = game.table.hand
+    summaries = []
+    for seat, info in enumerate(game.seats):
+        summaries.append(
+            PlayerSummary(
+                seat=seat,
+                name=None if info is None else info.name,
+                score=game.table.totals[seat],
+                hand_count=0 if hand is None else len(hand.hands[seat]),
+                bot=None if info is None else info.bot,
+            )
+        )
+    return summaries
+
+
+def _meld(meld: Any) -> MeldView:
+    return MeldView(
+        id=meld.id,
+        kind=meld.kind.value,
+        cards=card_codes(meld.cards),
+        owner=meld.owner,
+        laid_off=[LaidOffCard(card=card.code, seat=seat) for card, seat in meld.laid_off],
+    )
+
+
+def _legal(table: Table, seat: int) -> LegalMoves:
+    moves = legal_moves(table, seat)
+    return LegalMoves(
+        draw=[source.value for source in moves.draw],
+        melds=[card_codes(cards) for cards in moves.melds],
+        lay_offs=[
+            LayOffOption(card=card.code, meld_id=meld_id) for card, meld_id in moves.lay_offs
+        ],
+        discard=card_codes(moves.discard),
+    )
