@@ -7,7 +7,7 @@ everything inside the domain works with `Card` values.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum, IntEnum
+from enum import IntEnum, StrEnum
 
 from service.domain.errors import UnknownCard
 
@@ -41,7 +41,7 @@ class Rank(IntEnum):
             raise UnknownCard(f"{code!r} is not a rank: use one of A 2-10 J Q K.") from None
 
 
-class Suit(Enum):
+class Suit(StrEnum):
     CLUBS = "C"
     DIAMONDS = "D"
     HEARTS = "H"

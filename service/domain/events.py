@@ -121,9 +121,12 @@ def apply(table: Table, event: Event) -> None:
             hand.played_this_turn = True
         case CardDiscarded(seat=seat, card=card):
             hand = _hand(table)
-            hand.hands[seat].remove(card)
+            held = hand.hands[seat]
+            held.remove(card)
             hand.discard.append(card)
-            if hand.played_this_turn:
+            # A discard that empties the hand goes out on this very turn, so its
+            # melds were not laid "in an earlier turn": it may still be a rummy.
+            if hand.played_this_turn and held:
                 hand.played_before[seat] = True
             hand.turn = (seat + 1) % table.players
             hand.phase = Phase.DRAW

@@ -94,9 +94,10 @@ def is_legal(table: Table, seat: int, action: Action) -> bool:
 def legal_moves(table: Table, seat: int) -> LegalMoves:
     """Every move `seat` may make now, from the same checks that enforce them."""
     hand = table.hand
-    if hand is None or table.status is not Status.PLAYING or hand.turn != seat:
+    if hand is None or _turn_problem(table, seat, hand.phase) is not None:
         return NO_MOVES
     if hand.phase is Phase.DRAW:
+        # A draw has no rule beyond whose turn and which phase it is.
         return LegalMoves(draw=(Source.STOCK, Source.DISCARD))
     held = hand.hands[seat]
     aces = table.rules.aces
@@ -192,7 +193,8 @@ def _turn_problem(table: Table, seat: int, phase: Phase) -> IllegalMove | None:
     if status is Status.FINISHED:
         return GameOver("The game is over: no more moves can be made.")
     hand = table.hand
-    if hand is None:
+    # A hand with an empty seat is over even before `settle` records it.
+    if hand is None or not all(hand.hands):
         return HandOver("The hand is over.")
     if hand.turn != seat:
         return NotYourTurn(f"It is seat {hand.turn}'s turn, not seat {seat}'s.")

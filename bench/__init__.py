@@ -1,0 +1,1 @@
+"""Benchmarks, run by hand: `uv run python bench/engine.py`."""

@@ -1,0 +1,184 @@
+"""Tables for tests, built from the hands they describe.
+
+`deck_for` turns the hands, upcard and stock a test wants into the deck order
+that deals them (RULES.md "The deal"); `new_game` seats everyone and deals
+hand 1 from it, and `Game` plays moves by card code and checks that a refused
+move changes nothing.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import pytest
+
+from service.domain.actions import Action, Discard, Draw, LayOff, Meld
+from service.domain.cards import FULL_DECK, Card
+from service.domain.decks import SeededDecks
+from service.domain.errors import IllegalMove
+from service.domain.events import Event
+from service.domain.play import play, start
+from service.domain.rules import RuleSet
+from service.domain.state import HandResult, HandState, Source, Table
+from service.domain.turns import legal_moves
+
+Codes = str | Sequence[str]
+"""Cards as space-separated codes (`"AS 2S 3S"`) or a list of codes."""
+
+STOCK = Draw(Source.STOCK)
+DISCARD = Draw(Source.DISCARD)
+
+
+def cards(codes: Codes) -> list[Card]:
+    """Cards from codes: `cards("KS 9D 4C AH")` or `cards(["KS", "9D"])`."""
+    if isinstance(codes, str):
+        codes = codes.split()
+    return [Card.parse(code) for code in codes]
+
+
+def card(code: str) -> Card:
+    return Card.parse(code)
+
+
+def deck_for(
+    hands: Sequence[Codes],
+    upcard: str,
+    stock: Codes = (),
+    dealer: int = 0,
+) -> tuple[Card, ...]:
+    """The deck order that deals `hands` (one per seat), then `upcard`, then `stock`
+    (top first) followed by every other card in `FULL_DECK` order."""
+    dealt = [cards(hand) for hand in hands]
+    players = len(dealt)
+    size = len(dealt[0])
+    assert all(len(hand) == size for hand in dealt), "every seat is dealt the same count"
+    order: list[Card] = []
+    for round_ in range(size):
+        for offset in range(1, players + 1):
+            order.append(dealt[(dealer + offset) % players][round_])
+    order.append(card(upcard))
+    order.extend(cards(stock))
+    order.extend(c for c in FULL_DECK if c not in order)
+    assert len(order) == len(set(order)) == len(FULL_DECK), "each card appears once"
+    return tuple(order)
+
+
+@dataclass
+class Game:
+    """A table in play, its decks, and every event recorded so far."""
+
+    table: Table
+    decks: SeededDecks
+    events: list[Event] = field(default_factory=list)
+
+    @property
+    def hand(self) -> HandState:
+        assert self.table.hand is not None, "a hand is in play"
+        return self.table.hand
+
+    @property
+    def last(self) -> HandResult:
+        assert self.table.last_hand is not None, "a hand has ended"
+        return self.table.last_hand
+
+    def held(self, seat: int) -> set[str]:
+        """The codes in `seat`'s hand, as a set (the order held is not a rule)."""
+        return {c.code for c in self.hand.hands[seat]}
+
+    def act(self, seat: int, *actions: Action) -> list[Event]:
+        """Play `actions` as one list for `seat`, as the service would."""
+        made = play(self.table, seat, list(actions), self.decks)
+        self.events.extend(made)
+        return made
+
+    def draw(self, seat: int, source: Source = Source.STOCK) -> list[Event]:
+        return self.act(seat, Draw(source))
+
+    def meld(self, seat: int, codes: Codes) -> list[Event]:
+        return self.act(seat, Meld(tuple(cards(codes))))
+
+    def lay_off(self, seat: int, code: str, meld_id: str) -> list[Event]:
+        return self.act(seat, LayOff(card(code), meld_id))
+
+    def discard(self, seat: int, code: str) -> list[Event]:
+        return self.act(seat, Discard(card(code)))
+
+    def turn(self, seat: int, discard: str, source: Source = Source.STOCK) -> list[Event]:
+        """A plain turn: draw, then discard `discard`."""
+        return self.act(seat, Draw(source), Discard(card(discard)))
+
+    def refuses(self, seat: int, action: Action) -> str:
+        """Play `action`, expect it refused, check nothing changed; return its code."""
+        before = copy.deepcopy(self.table)
+        with pytest.raises(IllegalMove) as refused:
+            self.act(seat, action)
+        assert self.table == before, "a refused move changes nothing"
+        return refused.value.code
+
+
+def new_game(
+    hands: Sequence[Codes],
+    upcard: str,
+    stock: Codes = (),
+    *,
+    dealer: int = 0,
+    rules: RuleSet | None = None,
+    later: Sequence[tuple[Card, ...]] = (),
+) -> Game:
+    """Seat everyone and deal hand 1 as described; `later` gives hands 2, 3, … exactly
+    (any hand after those is dealt from the seed)."""
+    players = len(hands)
+    rules = rules or RuleSet()
+    if rules.hand_size is None and len(cards(hands[0])) != rules.hand_size_for(players):
+        rules = RuleSet.from_dict({**rules.to_dict(), "hand_size": len(cards(hands[0]))})
+    first = deck_for(hands, upcard, stock, dealer)
+    return seated_game(rules, players, dealer, (first, *later))
+
+
+def seated_game(
+    rules: RuleSet,
+    players: int,
+    dealer: int | None = 0,
+    explicit: Sequence[tuple[Card, ...]] = (),
+    seed: str = "tables",
+) -> Game:
+    """A table with every seat taken and hand 1 dealt."""
+    table = Table(rules=rules, players=players, seated=[True] * players, first_dealer=dealer)
+    decks = SeededDecks(seed=seed, client_seeds=("",) * players, explicit=tuple(explicit))
+    game = Game(table, decks)
+    game.events.extend(start(table, decks))
+    return game
+
+
+def all_cards(table: Table) -> Counter[Card]:
+    """Every card of the hand in play, wherever it is."""
+    hand = table.hand
+    assert hand is not None
+    found: Counter[Card] = Counter()
+    for held in hand.hands:
+        found.update(held)
+    found.update(hand.stock)
+    found.update(hand.discard)
+    for meld in hand.melds:
+        found.update(meld.cards)
+    return found
+
+
+def random_legal_action(table: Table, rng: random.Random) -> tuple[int, Action]:
+    """A legal move for the seat to play, chosen at random, leaning towards
+    melding and laying off so hands end."""
+    hand = table.hand
+    assert hand is not None
+    seat = hand.turn
+    moves = legal_moves(table, seat)
+    if moves.draw:
+        return seat, Draw(rng.choice(moves.draw))
+    plays: list[Action] = [Meld(m) for m in moves.melds]
+    plays.extend(LayOff(c, meld_id) for c, meld_id in moves.lay_offs)
+    if plays and rng.random() < 0.8:
+        return seat, rng.choice(plays)
+    return seat, Discard(rng.choice(moves.discard))
