@@ -1,0 +1,71 @@
+"""Bot seats in a live game: whose turn is a bot's, and what it plays.
+
+The application asks `next_bot_move` after every command and plays the
+answer as that seat, in the same command, until a person must act. The bot
+decides from the view its seat would get, with a generator seeded from the
+game's secret seed and version, so a replay of the events (or a re-run of
+the same commands) makes exactly the same moves.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from collections.abc import Sequence
+from random import Random
+
+from service.bots.strategies import strategy
+from service.bots.view import BotView
+from service.domain.actions import Action
+from service.domain.errors import InvalidSeating
+from service.domain.state import Status
+from service.projections.views import GameSnapshot, Viewer, game_view
+
+log = logging.getLogger("service.bots")
+
+
+def check_bot_seats(bots: Sequence[str | None]) -> None:
+    """Refuse unknown strategies, and a table with no seat for a person: nobody
+    would ever act there, so its bots would play the whole game in one request."""
+    for name in bots:
+        if name is not None:
+            strategy(name)
+    if bots and all(name is not None for name in bots):
+        raise InvalidSeating(
+            "Every seat is a bot: leave at least one seat for a person "
+            "(`rummy simulate` plays bots against each other)."
+        )
+
+
+def bot_to_move(game: GameSnapshot) -> tuple[int, str] | None:
+    """The seat to move and its strategy's name, if that seat is a bot's."""
+    table = game.table
+    if table.status is not Status.PLAYING or table.hand is None:
+        return None
+    seat = table.hand.turn
+    info = game.seats[seat]
+    if info is None or info.bot is None:
+        return None
+    return seat, info.bot
+
+
+def next_bot_move(game: GameSnapshot, seed: str) -> tuple[int, Action] | None:
+    """The bot seat to move and its next action, or None when a person must act."""
+    found = bot_to_move(game)
+    if found is None:
+        return None
+    seat, name = found
+    view = game_view(game, Viewer(seat=seat))
+    action = strategy(name)(view, bot_rng(seed, game.version))
+    legal = BotView.read(view).actions()
+    if action not in legal:
+        # A strategy bug must not stall the game for the people at the table.
+        log.error("bot %s in seat %d chose an illegal %r; playing %r", name, seat, action, legal[0])
+        return seat, legal[0]
+    return seat, action
+
+
+def bot_rng(seed: str, version: int) -> Random:
+    """The generator for a bot's move at `version`: reproducible from the seed
+    (revealed in the audit), and telling nothing about it."""
+    return Random(hashlib.sha256(f"bot/{version}/{seed}".encode()).digest())

@@ -1,0 +1,117 @@
+"""What a bot knows: its own player view, read back into typed cards.
+
+A strategy is handed the `GameView` its seat would get over HTTP and
+nothing else. `BotView.read` turns that view's card codes into domain
+values and refuses any view that is not a player's own (the public view
+has no hand; the admin view shows every hidden card), so a bot cannot
+cheat even by mistake.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cached_property, lru_cache
+
+from service.domain.actions import Action
+from service.domain.cards import FULL_DECK, Card
+from service.domain.melds import MeldKind, TableMeld
+from service.domain.rules import RuleSet
+from service.domain.state import Phase, Source
+from service.domain.turns import LegalMoves
+from service.projections.views import GameView
+
+
+class NotAPlayerView(ValueError):
+    """A strategy was handed something other than one seat's own view."""
+
+
+@dataclass(frozen=True)
+class BotView:
+    """One seat's view of the table, with typed cards."""
+
+    seat: int
+    rules: RuleSet
+    phase: Phase | None
+    hand: tuple[Card, ...]
+    legal: LegalMoves
+    melds: tuple[TableMeld, ...]
+    """The melds on the table, copies: a strategy may try lay-offs on them."""
+    discard_top: Card | None
+    stock_count: int
+    hand_counts: tuple[int, ...]
+    """Cards held by each seat, in seat order."""
+
+    @classmethod
+    def read(cls, view: GameView) -> BotView:
+        """The typed form of `view`; `NotAPlayerView` unless it is one seat's own view."""
+        if view.hidden is not None:
+            raise NotAPlayerView("A bot plays from its own view, never from the admin view.")
+        if view.my_seat is None or view.my_hand is None or view.legal is None:
+            raise NotAPlayerView("A bot plays from its own seat's view, not the public view.")
+        legal = view.legal
+        return cls(
+            seat=view.my_seat,
+            rules=_rules(tuple(sorted(view.rules.items()))),
+            phase=None if view.phase is None else Phase(view.phase),
+            hand=_cards(view.my_hand),
+            legal=LegalMoves(
+                draw=tuple(Source(source) for source in legal.draw),
+                melds=tuple(_cards(cards) for cards in legal.melds),
+                lay_offs=tuple(
+                    (Card.parse(option.card), option.meld_id) for option in legal.lay_offs
+                ),
+                discard=_cards(legal.discard),
+            ),
+            melds=tuple(
+                TableMeld(
+                    id=meld.id,
+                    kind=MeldKind(meld.kind),
+                    cards=list(_cards(meld.cards)),
+                    owner=meld.owner,
+                    laid_off=[(Card.parse(laid.card), laid.seat) for laid in meld.laid_off],
+                )
+                for meld in view.melds
+            ),
+            discard_top=None if view.discard_top is None else Card.parse(view.discard_top),
+            stock_count=view.stock_count,
+            hand_counts=tuple(player.hand_count for player in view.players),
+        )
+
+    def actions(self) -> list[Action]:
+        """Every legal action now, in the view's order."""
+        return self.legal.actions()
+
+    @cached_property
+    def played_this_hand(self) -> bool:
+        """Whether this seat has a meld or a laid-off card on the table this hand."""
+        return any(
+            meld.owner == self.seat or any(seat == self.seat for _, seat in meld.laid_off)
+            for meld in self.melds
+        )
+
+    @cached_property
+    def unseen(self) -> frozenset[Card]:
+        """Every card this seat cannot see: in other hands, the stock, or under the
+        top discard."""
+        seen: set[Card] = set(self.hand)
+        for meld in self.melds:
+            seen.update(meld.cards)
+        if self.discard_top is not None:
+            seen.add(self.discard_top)
+        return frozenset(card for card in FULL_DECK if card not in seen)
+
+    def opponents_holding(self) -> Iterable[int]:
+        """How many cards each other seat holds."""
+        return (count for seat, count in enumerate(self.hand_counts) if seat != self.seat)
+
+
+@lru_cache(maxsize=64)
+def _rules(items: tuple[tuple[str, object], ...]) -> RuleSet:
+    # A view carries its rules as plain data; games keep theirs for life, so
+    # the parsed rule set is cached rather than checked again on every move.
+    return RuleSet.from_dict(dict(items))
+
+
+def _cards(codes: list[str]) -> tuple[Card, ...]:
+    return tuple(Card.parse(code) for code in codes)
