@@ -8,6 +8,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from service import audit_cli
+from service.bots import simulate
 from service.config import Settings, SettingsError, Store
 
 DEFAULT_OPENAPI_PATH = Path("openapi/openapi.json")
@@ -18,25 +20,33 @@ def main(argv: Sequence[str] | None = None) -> int:
     commands = parser.add_subparsers(dest="command", required=True)
 
     serve = commands.add_parser("serve", help="run the HTTP service")
-    serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
-    serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    serve.add_argument("--host", help="address to bind (default: RUMMY_HOST, else 127.0.0.1)")
+    serve.add_argument("--port", type=int, help="port (default: RUMMY_PORT, else 8000)")
     serve.add_argument(
         "--store",
         choices=[store.value for store in Store],
         help="event store (default: RUMMY_STORE, else sqlite)",
     )
     serve.add_argument("--sqlite-path", help="SQLite file (default: RUMMY_SQLITE_PATH)")
-    serve.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
+    serve.add_argument(
+        "--workers", type=int, help="worker processes (default: RUMMY_WORKERS, else 1)"
+    )
 
     openapi = commands.add_parser("openapi", help="write the OpenAPI document")
     openapi.add_argument(
         "--output", type=Path, default=DEFAULT_OPENAPI_PATH, help="file, or - for stdout"
     )
+    simulate.add_parser(commands)
+    audit_cli.add_parsers(commands)
 
     args = parser.parse_args(argv)
     try:
         if args.command == "serve":
             return _serve(args)
+        if args.command == "simulate":
+            return simulate.run(args)
+        if args.command in ("verify", "replay"):
+            return int(args.run(args))
         return _openapi(args.output)
     except SettingsError as error:
         print(f"rummy: {error}", file=sys.stderr)
@@ -66,26 +76,48 @@ def _openapi(output: Path) -> int:
 
 def _serve(args: argparse.Namespace) -> int:
     import os
+    import signal
 
     import uvicorn
 
+    from service.store import StoreUnavailable, prepare_store
+
     # The app reads its settings from the environment in each worker, so the
     # flags are passed on that way; a bad setting fails here, before binding.
-    if args.store:
-        os.environ["RUMMY_STORE"] = args.store
-    if args.sqlite_path:
-        os.environ["RUMMY_SQLITE_PATH"] = args.sqlite_path
-    Settings.from_env()
+    flags = {
+        "RUMMY_STORE": args.store,
+        "RUMMY_SQLITE_PATH": args.sqlite_path,
+        "RUMMY_HOST": args.host,
+        "RUMMY_PORT": args.port,
+        "RUMMY_WORKERS": args.workers,
+    }
+    os.environ.update({name: str(value) for name, value in flags.items() if value is not None})
+    settings = Settings.from_env()
+    try:
+        # Creates the tables once and proves the store answers, before binding.
+        prepare_store(settings)
+    except StoreUnavailable as error:
+        print(f"rummy: {error}", file=sys.stderr)
+        return 1
+    # uvicorn re-raises SIGTERM once its graceful shutdown is done, and so by
+    # default the process would die of it (exit 143); a stop that was asked for
+    # and went cleanly exits 0 instead. Before uvicorn listens, it stops at once.
+    signal.signal(signal.SIGTERM, _stopped)
     uvicorn.run(
         "service.api.asgi:app",
-        host=args.host,
-        port=args.port,
-        workers=args.workers,
+        host=settings.host,
+        port=settings.port,
+        workers=settings.workers,
         loop="uvloop",
         http="httptools",
-        log_level="info",
+        log_level=settings.log_level.value,
+        timeout_graceful_shutdown=settings.shutdown_timeout,
     )
     return 0
+
+
+def _stopped(signum: int, frame: object) -> None:
+    raise SystemExit(0)
 
 
 if __name__ == "__main__":

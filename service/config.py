@@ -1,11 +1,45 @@
-"""One frozen settings object, read from the environment."""
+"""One frozen settings object, read from the environment.
+
+Every knob an operator turns is here, with its environment variable
+(defaults in brackets):
+
+- `RUMMY_STORE` [sqlite]: the event store, `memory`, `sqlite` or `postgres`.
+- `RUMMY_SQLITE_PATH` [rummy.sqlite]: the SQLite file; its directory must exist.
+- `POSTGRES_HOST` [127.0.0.1], `POSTGRES_PORT` [5432], `POSTGRES_USER` [postgres],
+  `POSTGRES_DBNAME` [rummy], `POSTGRES_PASSWORD` or `POSTGRES_PASSWORD_FILE` [empty],
+  `POSTGRES_SCHEMA` [public]: the PostgreSQL server and where the events live.
+  libpq's own variables (`PGSSLMODE`, `PGSSLROOTCERT`, ...) apply as well.
+- `POSTGRES_POOL_SIZE` [5], `POSTGRES_MAX_OVERFLOW` [10]: connections per process,
+  kept open and extra; `POSTGRES_CONNECT_TIMEOUT` [10] seconds.
+- `RUMMY_AGGREGATE_CACHE_SIZE` [1000]: games cached per process.
+- `RUMMY_ADMIN_TOKEN` or `RUMMY_ADMIN_TOKEN_FILE` [none: admin features off]: the
+  admin bearer token, at least 16 characters.
+- `RUMMY_LOG_LEVEL` [info]: `critical`, `error`, `warning`, `info`, `debug`, `trace`.
+- `RUMMY_CORS_ORIGINS` [none: no CORS headers]: comma-separated browser origins
+  (`https://play.example.com`), or `*` for any.
+- `RUMMY_MAX_BODY_BYTES` [1000000]: the largest request body accepted (413 above).
+- `RUMMY_HOST` [127.0.0.1], `RUMMY_PORT` [8000], `RUMMY_WORKERS` [1]: where and with
+  how many worker processes `rummy serve` listens.
+- `RUMMY_SHUTDOWN_TIMEOUT` [20]: seconds in-flight requests get after SIGTERM.
+- `RUMMY_STREAM_HEARTBEAT_MS` [15000]: silence before a live stream sends a heartbeat.
+- `RUMMY_STREAM_POLL_MS` [500]: how often one shared poller looks for new events where
+  the store cannot push them (SQLite; PostgreSQL uses LISTEN/NOTIFY).
+
+`Settings.from_env` checks every value and raises `SettingsError` naming the
+variable and what is wrong, so a bad setting stops the service at start.
+Settings built directly in code are taken as given.
+"""
 
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
+from pathlib import Path
+from typing import TypeVar
+from urllib.parse import urlsplit
 
 
 class Store(StrEnum):
@@ -14,11 +48,30 @@ class Store(StrEnum):
     POSTGRES = "postgres"
 
 
+class LogLevel(StrEnum):
+    CRITICAL = "critical"
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+    DEBUG = "debug"
+    TRACE = "trace"
+    """uvicorn's level below debug; the application logs it as debug."""
+
+    @property
+    def python_name(self) -> str:
+        """The level's name for the `logging` module."""
+        return "DEBUG" if self is LogLevel.TRACE else self.value.upper()
+
+
 _PERSISTENCE_MODULES = {
     Store.MEMORY: "eventsourcing.popo",
     Store.SQLITE: "eventsourcing.sqlite",
     Store.POSTGRES: "eventsourcing.postgres",
 }
+
+MIN_ADMIN_TOKEN_LENGTH = 16
+MAX_BODY_BYTES_LIMIT = 64 * 1024 * 1024
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,62}")
 
 
 class SettingsError(ValueError):
@@ -36,44 +89,105 @@ class Settings:
     postgres_dbname: str = "rummy"
     postgres_schema: str = ""
     postgres_pool_size: int = 5
+    postgres_max_overflow: int = 10
+    postgres_connect_timeout: int = 10
     aggregate_cache_size: int = 1000
     admin_token: str | None = None
     """Admin features are off when no admin token is configured."""
+    log_level: LogLevel = LogLevel.INFO
+    cors_origins: tuple[str, ...] = ()
+    """Browser origins allowed to call the API (`*` for any); empty: CORS off."""
     max_body_bytes: int = 1_000_000
+    host: str = "127.0.0.1"
+    port: int = 8000
+    workers: int = 1
+    shutdown_timeout: int = 20
+    """Seconds `rummy serve` lets in-flight requests run after SIGTERM."""
+    stream_heartbeat_ms: int = 15_000
+    stream_poll_ms: int = 500
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
+        """The settings the environment names; `SettingsError` for any bad value."""
         env = os.environ if environ is None else environ
         defaults = cls()
-        try:
-            store = Store(env.get("RUMMY_STORE", defaults.store.value))
-        except ValueError:
-            raise SettingsError(
-                f"RUMMY_STORE must be one of {', '.join(s.value for s in Store)}, "
-                f"not {env['RUMMY_STORE']!r}."
-            ) from None
-        return cls(
+        store = _choice(env, "RUMMY_STORE", Store, defaults.store)
+        settings = cls(
             store=store,
-            sqlite_path=env.get("RUMMY_SQLITE_PATH", defaults.sqlite_path),
-            postgres_host=env.get("POSTGRES_HOST", defaults.postgres_host),
-            postgres_port=_int(env, "POSTGRES_PORT", defaults.postgres_port),
-            postgres_user=env.get("POSTGRES_USER", defaults.postgres_user),
-            postgres_password=env.get("POSTGRES_PASSWORD", defaults.postgres_password),
-            postgres_dbname=env.get("POSTGRES_DBNAME", defaults.postgres_dbname),
-            postgres_schema=env.get("POSTGRES_SCHEMA", defaults.postgres_schema),
-            postgres_pool_size=_int(env, "POSTGRES_POOL_SIZE", defaults.postgres_pool_size),
-            aggregate_cache_size=_int(
-                env, "RUMMY_AGGREGATE_CACHE_SIZE", defaults.aggregate_cache_size
+            sqlite_path=_text(env, "RUMMY_SQLITE_PATH", defaults.sqlite_path),
+            postgres_host=_text(env, "POSTGRES_HOST", defaults.postgres_host),
+            postgres_port=_int(env, "POSTGRES_PORT", defaults.postgres_port, low=1, high=65535),
+            postgres_user=_text(env, "POSTGRES_USER", defaults.postgres_user),
+            postgres_password=_secret(env, "POSTGRES_PASSWORD") or "",
+            postgres_dbname=_text(env, "POSTGRES_DBNAME", defaults.postgres_dbname),
+            postgres_schema=env.get("POSTGRES_SCHEMA", defaults.postgres_schema).strip(),
+            postgres_pool_size=_int(
+                env, "POSTGRES_POOL_SIZE", defaults.postgres_pool_size, low=1, high=1000
             ),
-            admin_token=env.get("RUMMY_ADMIN_TOKEN") or None,
-            max_body_bytes=_int(env, "RUMMY_MAX_BODY_BYTES", defaults.max_body_bytes),
+            postgres_max_overflow=_int(
+                env, "POSTGRES_MAX_OVERFLOW", defaults.postgres_max_overflow, low=0, high=1000
+            ),
+            postgres_connect_timeout=_int(
+                env, "POSTGRES_CONNECT_TIMEOUT", defaults.postgres_connect_timeout, low=1, high=600
+            ),
+            aggregate_cache_size=_int(
+                env, "RUMMY_AGGREGATE_CACHE_SIZE", defaults.aggregate_cache_size, low=0
+            ),
+            admin_token=_admin_token(env),
+            log_level=_choice(env, "RUMMY_LOG_LEVEL", LogLevel, defaults.log_level),
+            cors_origins=_origins(env.get("RUMMY_CORS_ORIGINS", "")),
+            max_body_bytes=_int(
+                env,
+                "RUMMY_MAX_BODY_BYTES",
+                defaults.max_body_bytes,
+                low=1024,
+                high=MAX_BODY_BYTES_LIMIT,
+            ),
+            host=_text(env, "RUMMY_HOST", defaults.host),
+            port=_int(env, "RUMMY_PORT", defaults.port, low=1, high=65535),
+            workers=_int(env, "RUMMY_WORKERS", defaults.workers, low=1, high=64),
+            shutdown_timeout=_int(
+                env, "RUMMY_SHUTDOWN_TIMEOUT", defaults.shutdown_timeout, low=0, high=3600
+            ),
+            stream_heartbeat_ms=_int(
+                env,
+                "RUMMY_STREAM_HEARTBEAT_MS",
+                defaults.stream_heartbeat_ms,
+                low=10,
+                high=3_600_000,
+            ),
+            stream_poll_ms=_int(
+                env, "RUMMY_STREAM_POLL_MS", defaults.stream_poll_ms, low=10, high=60_000
+            ),
         )
+        settings._check_store()
+        return settings
+
+    def _check_store(self) -> None:
+        if self.store is Store.SQLITE:
+            directory = Path(self.sqlite_path).expanduser().parent
+            if not directory.is_dir():
+                raise SettingsError(
+                    f"RUMMY_SQLITE_PATH {self.sqlite_path!r}: the directory {str(directory)!r} "
+                    "does not exist (mount a volume there, or point it elsewhere)."
+                )
+        if self.store is Store.MEMORY and self.workers > 1:
+            raise SettingsError(
+                f"RUMMY_STORE=memory keeps games inside one process: with RUMMY_WORKERS="
+                f"{self.workers} each worker would see different games. Use sqlite or postgres."
+            )
+        if self.postgres_schema and not _IDENTIFIER.fullmatch(self.postgres_schema):
+            raise SettingsError(
+                f"POSTGRES_SCHEMA must be a plain identifier (letters, digits, _; "
+                f"at most 63), not {self.postgres_schema!r}."
+            )
 
     def event_store_env(self) -> dict[str, str]:
         """The eventsourcing library's environment for the chosen store."""
         env = {
             "PERSISTENCE_MODULE": _PERSISTENCE_MODULES[self.store],
-            "AGGREGATE_CACHE_MAXSIZE": str(self.aggregate_cache_size),
+            # The library reads 0 as "cache without limit"; an empty value turns it off.
+            "AGGREGATE_CACHE_MAXSIZE": str(self.aggregate_cache_size or ""),
         }
         if self.store is Store.SQLITE:
             env["SQLITE_DBNAME"] = self.sqlite_path
@@ -85,20 +199,121 @@ class Settings:
                 POSTGRES_PASSWORD=self.postgres_password,
                 POSTGRES_DBNAME=self.postgres_dbname,
                 POSTGRES_POOL_SIZE=str(self.postgres_pool_size),
+                POSTGRES_MAX_OVERFLOW=str(self.postgres_max_overflow),
+                POSTGRES_CONNECT_TIMEOUT=str(self.postgres_connect_timeout),
             )
             if self.postgres_schema:
                 env["POSTGRES_SCHEMA"] = self.postgres_schema
         return env
 
+    def describe_store(self) -> str:
+        """Where the events live, for messages (never the password)."""
+        if self.store is Store.SQLITE:
+            return f"SQLite file {self.sqlite_path!r}"
+        if self.store is Store.POSTGRES:
+            schema = self.postgres_schema or "public"
+            return (
+                f"PostgreSQL {self.postgres_user}@{self.postgres_host}:{self.postgres_port}"
+                f"/{self.postgres_dbname} (schema {schema})"
+            )
+        return "memory (nothing is kept)"
 
-def _int(env: Mapping[str, str], name: str, default: int) -> int:
+
+def _text(env: Mapping[str, str], name: str, default: str) -> str:
     raw = env.get(name)
-    if raw is None or raw == "":
+    if raw is None:
+        return default
+    value = raw.strip()
+    if not value:
+        raise SettingsError(f"{name} is set but empty: unset it to use {default!r}.")
+    return value
+
+
+def _int(
+    env: Mapping[str, str], name: str, default: int, *, low: int = 0, high: int | None = None
+) -> int:
+    raw = env.get(name)
+    if raw is None or raw.strip() == "":
         return default
     try:
-        value = int(raw)
+        value = int(raw.strip())
     except ValueError:
         raise SettingsError(f"{name} must be a whole number, not {raw!r}.") from None
-    if value < 0:
-        raise SettingsError(f"{name} must not be negative, not {value}.")
+    if value < low or (high is not None and value > high):
+        allowed = f"at least {low}" if high is None else f"from {low} to {high}"
+        raise SettingsError(f"{name} must be {allowed}, not {value}.")
     return value
+
+
+_E = TypeVar("_E", bound=StrEnum)
+
+
+def _choice(env: Mapping[str, str], name: str, kind: type[_E], default: _E) -> _E:
+    raw = env.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    try:
+        return kind(raw.strip().lower())
+    except ValueError:
+        raise SettingsError(
+            f"{name} must be one of {', '.join(member.value for member in kind)}, not {raw!r}."
+        ) from None
+
+
+def _secret(env: Mapping[str, str], name: str) -> str | None:
+    """`name`, or the contents of the file `name_FILE` names (Docker and Kubernetes
+    secrets); both set is an error. A file's trailing newline is dropped."""
+    file_name = f"{name}_FILE"
+    inline = env.get(name)
+    path = env.get(file_name)
+    if inline and path:
+        raise SettingsError(f"Set {name} or {file_name}, not both.")
+    if path:
+        try:
+            return Path(path).read_text(encoding="utf-8").rstrip("\r\n") or None
+        except OSError as error:
+            raise SettingsError(f"{file_name}: cannot read {path!r}: {error.strerror}.") from None
+    return inline or None
+
+
+def _admin_token(env: Mapping[str, str]) -> str | None:
+    token = _secret(env, "RUMMY_ADMIN_TOKEN")
+    if token is None:
+        return None
+    if len(token) < MIN_ADMIN_TOKEN_LENGTH or any(char.isspace() for char in token):
+        raise SettingsError(
+            f"RUMMY_ADMIN_TOKEN must be at least {MIN_ADMIN_TOKEN_LENGTH} characters with no "
+            f"spaces (it has {len(token)}); make one with "
+            "`python -c 'import secrets; print(secrets.token_urlsafe(32))'`, "
+            "or unset it to turn the admin features off."
+        )
+    return token
+
+
+def _origins(raw: str) -> tuple[str, ...]:
+    """`RUMMY_CORS_ORIGINS`: `*`, or comma-separated `scheme://host[:port]` origins."""
+    origins = [part.strip() for part in raw.split(",") if part.strip()]
+    if origins == ["*"]:
+        return ("*",)
+    for origin in origins:
+        if origin == "*":
+            raise SettingsError("RUMMY_CORS_ORIGINS: `*` allows every origin; give it alone.")
+        parts = urlsplit(origin)
+        if (
+            parts.scheme not in ("http", "https")
+            or not parts.hostname
+            or parts.path
+            or parts.query
+            or parts.fragment
+            or parts.username
+        ):
+            raise SettingsError(
+                f"RUMMY_CORS_ORIGINS: {origin!r} is not an origin such as "
+                "'https://play.example.com' or 'http://localhost:5173' "
+                "(scheme and host, optional port, no path or trailing slash)."
+            )
+        try:
+            parts.port  # noqa: B018 - raises for a bad port
+        except ValueError:
+            raise SettingsError(f"RUMMY_CORS_ORIGINS: {origin!r} has a bad port.") from None
+    return tuple(dict.fromkeys(origins))

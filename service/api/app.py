@@ -8,11 +8,19 @@ from litestar.openapi import OpenAPIConfig
 from litestar.openapi.spec import Components, SecurityScheme, Server
 from litestar.plugins.problem_details import ProblemDetailsPlugin
 
+from service.api.audit import AuditController
 from service.api.errors import problem_details_config
+from service.api.feed import FeedController
 from service.api.games import GamesController, Services
 from service.api.health import HealthController
+from service.api.logging import RequestLog, json_logging
+from service.api.metrics import Metrics, MetricsController, RequestMetrics
+from service.api.openapi import finish_openapi
+from service.api.ops import cors_config, logging_config
+from service.api.stream import EventHub, StreamController, StreamSettings, end_streams_on_signals
 from service.config import Settings
 from service.game.application import RummyApplication
+from service.store import open_games
 
 API_VERSION = "1.0.0"
 
@@ -24,15 +32,43 @@ def create_app(
     """The HTTP service over `games` (by default, the store `settings` name)."""
     settings = settings if settings is not None else Settings.from_env()
     if games is None:
-        games = RummyApplication(env=settings.event_store_env())
+        games = open_games(settings)
     services = Services(games=games, admin_token=settings.admin_token)
-    return Litestar(
-        route_handlers=[GamesController, HealthController],
-        dependencies={"services": Provide(lambda: services, sync_to_thread=False)},
+    metrics = Metrics()
+    games.observers = (*games.observers, metrics)
+    hub = EventHub(
+        games,
+        StreamSettings(
+            heartbeat_seconds=settings.stream_heartbeat_ms / 1000,
+            poll_seconds=settings.stream_poll_ms / 1000,
+        ),
+    )
+    app = Litestar(
+        route_handlers=[
+            GamesController,
+            HealthController,
+            StreamController,
+            AuditController,
+            FeedController,
+            MetricsController,
+        ],
+        dependencies={
+            "services": Provide(lambda: services, sync_to_thread=False),
+            "hub": Provide(lambda: hub, sync_to_thread=False),
+            "metrics": Provide(lambda: metrics, sync_to_thread=False),
+        },
+        on_startup=[lambda: end_streams_on_signals(hub)],
+        on_shutdown=[hub.close],
         plugins=[ProblemDetailsPlugin(problem_details_config())],
         openapi_config=openapi_config(),
         request_max_body_size=settings.max_body_bytes,
+        cors_config=cors_config(settings),
+        logging_config=json_logging(logging_config(settings)),
     )
+    # Outermost, so that every request is counted and logged, unrouted ones too.
+    app.asgi_handler = RequestLog(RequestMetrics(app.asgi_handler, metrics))
+    finish_openapi(app)
+    return app
 
 
 def openapi_config() -> OpenAPIConfig:

@@ -5,10 +5,12 @@ from __future__ import annotations
 from http import HTTPStatus
 
 from litestar.openapi.datastructures import ResponseSpec
+from litestar.openapi.spec import OpenAPIMediaType, OpenAPIResponse, Reference
 
 from service.api.errors import PROBLEM_MEDIA_TYPE, Problem
 
 _MEANING: dict[int, str] = {
+    400: "The body is not JSON at all (`bad_request`).",
     401: "A bad or missing token (`unauthorized`).",
     403: "A token for another game, or the admin token where a player must act (`forbidden`).",
     404: "No such game (`not_found`), or no such version (`version_not_found`).",
@@ -24,14 +26,31 @@ _MEANING: dict[int, str] = {
 }
 
 
+def _description(status: int) -> str:
+    return f"{HTTPStatus(status).phrase}. {_MEANING[status]}"
+
+
 def problems(*statuses: int) -> dict[int, ResponseSpec]:
     """The problem+json responses of a route, each documented."""
     return {
         status: ResponseSpec(
             data_container=Problem,
-            description=f"{HTTPStatus(status).phrase}. {_MEANING[status]}",
+            description=_description(status),
             media_type=PROBLEM_MEDIA_TYPE,
             generate_examples=False,
         )
         for status in statuses
     }
+
+
+def problem_response(status: int) -> OpenAPIResponse:
+    """The same documentation as `problems`, as an OpenAPI response object, for
+    statuses the framework answers by itself (a body that is not JSON: 400)."""
+    return OpenAPIResponse(
+        description=_description(status),
+        content={
+            PROBLEM_MEDIA_TYPE: OpenAPIMediaType(
+                schema=Reference(ref=f"#/components/schemas/{Problem.__name__}")
+            )
+        },
+    )

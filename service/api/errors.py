@@ -160,7 +160,10 @@ def _from_validation(error: ValidationException) -> ProblemDetailsException:
 
 def _is_bad_card(item: Mapping[str, Any]) -> bool:
     key = str(item.get("key", ""))
-    return "Invalid enum value" in str(item.get("message", "")) and "card" in key
+    # Card codes are the `card`/`cards` of actions and the entries of `decks`.
+    return "Invalid enum value" in str(item.get("message", "")) and (
+        "card" in key or key.startswith("decks[")
+    )
 
 
 def _from_unexpected(error: Exception) -> ProblemDetailsException:

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Annotated
+from typing import Annotated, Any
 from uuid import UUID
 
 import msgspec
-from litestar import Controller, Response, get, post
+from litestar import Controller, Request, Response, get, post
 from litestar.datastructures import ResponseHeader
 from litestar.di import NamedDependency
+from litestar.exceptions import ValidationException
 from litestar.openapi.spec import Example
 from litestar.params import FromPath, JSONBody, Parameter, QueryParameter
 
@@ -74,9 +76,52 @@ def _etag(version: int) -> dict[str, str]:
     return {"ETag": f'"{version}"'}
 
 
+async def strict_body(request: Request[Any, Any, Any]) -> None:
+    """Check a JSON body against its type with JSON's own rules, before litestar does.
+
+    litestar converts bodies with msgspec's lax rules (`"3"` → 3, `0` → false,
+    `"null"` → null), and names only `data` for a bad item of a list of
+    actions; here every malformed body is refused, naming the exact place
+    (`[1].card`). A body that is not JSON at all is left to litestar (400).
+    """
+    data = request.route_handler.parsed_fn_signature.parameters.get("data")
+    if data is None:
+        return
+    body = await request.body()
+    if not body.strip():
+        message = "A JSON body is required."
+        raise ValidationException(
+            detail=message, extra=[{"message": message, "key": "body", "source": "body"}]
+        )
+    try:
+        raw = msgspec.json.decode(body)
+    except msgspec.DecodeError:
+        return
+    try:
+        msgspec.convert(_integral_floats(raw), data.annotation, strict=True)
+    except msgspec.ValidationError as invalid:
+        message, _, where = str(invalid).partition(" - at `$")
+        key = where.rstrip("`").lstrip(".") or "body"
+        raise ValidationException(
+            detail=message, extra=[{"message": message, "key": key, "source": "body"}]
+        ) from None
+
+
+def _integral_floats(value: Any) -> Any:
+    """`3.0` is the JSON integer 3 (JSON Schema agrees); lax and strict differ on it."""
+    if isinstance(value, float) and value.is_integer() and abs(value) < 2**63:
+        return int(value)
+    if isinstance(value, list):
+        return [_integral_floats(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _integral_floats(item) for key, item in value.items()}
+    return value
+
+
 class GamesController(Controller):
     path = "/games"
     tags = ["games"]  # noqa: RUF012 - litestar reads it as a class attribute
+    before_request = staticmethod(strict_body)
 
     @post(
         "/",
@@ -291,15 +336,21 @@ def _digest(body: Sequence[Action]) -> str:
     return hashlib.sha256(msgspec.json.encode(list(body))).hexdigest()
 
 
+IF_MATCH_PATTERN = r'^[ \t]*(\*|(W/)?"[0-9]{1,12}"|[0-9]{1,12})[ \t]*$'
+"""What `If-Match` may hold: `"12"`, `W/"12"` or `12`; `*` is any version. The
+OpenAPI document states the same pattern (service/api/openapi.py)."""
+
+
 def _expected_version(if_match: str | None) -> int | None:
-    """The version an `If-Match` header asks for: `"12"`, `W/"12"` or `12`; `*` is any."""
-    if if_match is None or if_match.strip() == "*":
+    """The version an `If-Match` header asks for, None for any."""
+    if if_match is None:
         return None
-    raw = if_match.strip().removeprefix("W/").strip('"')
-    if not raw.isdigit() or len(raw) > 12:
+    matched = re.fullmatch(IF_MATCH_PATTERN, if_match)
+    if matched is None:
         raise problem(
             422,
             "invalid_if_match",
             f'If-Match must be a quoted game version such as "12", not {if_match!r}.',
         )
-    return int(raw)
+    value = matched.group(1)
+    return None if value == "*" else int(value.removeprefix("W/").strip('"'))

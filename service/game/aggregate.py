@@ -98,7 +98,7 @@ class Game(Aggregate):
     ) -> Game:
         """A new game; the first hand is dealt at once if every seat is taken.
 
-        The caller has checked the arguments (`service.game.setup`).
+        The caller has checked the arguments (`service.domain.setup.check_new_game`).
         """
         game = cls._create(
             GameCreated,

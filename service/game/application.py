@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import ClassVar, cast
+from typing import Any, ClassVar, Protocol, cast
 from uuid import UUID, uuid4
 
 from eventsourcing.application import AggregateNotFoundError, Application
-from eventsourcing.persistence import IntegrityError
+from eventsourcing.persistence import ApplicationRecorder, IntegrityError, Recording, Subscription
 
+from service.bots.seats import check_bot_seats, next_bot_move
 from service.domain.actions import Action
 from service.domain.cards import Card
 from service.domain.rules import RuleSet
@@ -30,6 +31,10 @@ from service.game.errors import (
 )
 from service.game.events import GameEvent
 from service.game.tokens import hash_token, new_seed, new_token, token_matches
+from service.game.topics import register_moved_topics
+
+# Before any game is read: stored games name their classes by topic.
+register_moved_topics()
 
 WRITE_ATTEMPTS = 5
 """How often a command is reloaded and checked again after losing a write race."""
@@ -101,8 +106,29 @@ class GameState:
         return found
 
 
+@dataclass(frozen=True, slots=True)
+class FeedEntry:
+    """One event of the global feed: its position in commit order and its game."""
+
+    position: int
+    """Positions only grow; they may have gaps (a rolled-back write uses one up)."""
+    game_id: UUID
+    event: GameEvent
+
+
+class SaveObserver(Protocol):
+    """Told in this process of what it saved and of writes that lost a race."""
+
+    def saved(self, events: Sequence[Any]) -> None: ...
+
+    def write_conflict(self) -> None: ...
+
+
 class RummyApplication(Application[UUID]):
     """Straight Rummy games on an event store chosen by the environment."""
+
+    observers: tuple[SaveObserver, ...] = ()
+    """Metrics and live streams, told of every save of this process."""
 
     name = "rummy"
     env: ClassVar[dict[str, str]] = {
@@ -114,12 +140,17 @@ class RummyApplication(Application[UUID]):
     def create_game(self, new: NewGame) -> CreatedGame:
         players = len(new.seats)
         check_new_game(new.rules, players, new.decks, new.dealer)
+        check_bot_seats([None if wanted is None else wanted.bot for wanted in new.seats])
         game_id = uuid4()
         tokens: dict[int, str] = {}
         entries: list[SeatEntry | None] = []
         for seat, wanted in enumerate(new.seats):
             if wanted is None:
                 entries.append(None)
+                continue
+            if wanted.bot is not None:
+                # Nobody acts for a bot or sees its hand: its token is never handed out.
+                entries.append(_entry(wanted, new_token(game_id)))
                 continue
             tokens[seat] = new_token(game_id)
             entries.append(_entry(wanted, tokens[seat]))
@@ -131,6 +162,7 @@ class RummyApplication(Application[UUID]):
             decks=new.decks,
             dealer=new.dealer,
         )
+        _let_bots_play(game)
         self.save(game)
         return CreatedGame(
             game_id=game.id,
@@ -144,6 +176,7 @@ class RummyApplication(Application[UUID]):
         for _ in range(WRITE_ATTEMPTS):
             game = self._load(game_id)
             seat = game.join(_entry(wanted, token))
+            _let_bots_play(game)
             if self._saved(game):
                 return JoinedSeat(seat=seat, token=token, version=game.version)
         raise WriteConflict("The game changed too often while joining: try again.")
@@ -193,13 +226,15 @@ class RummyApplication(Application[UUID]):
                     f"The game is at version {game.version}, not {expected_version}."
                 )
             game.act(seat, actions, request)
+            _let_bots_play(game, request)
             if self._saved(game):
                 return _state(game)
         raise WriteConflict("The game changed too often while acting: try again.")
 
     def state(self, game_id: UUID, version: int | None = None) -> GameState:
         """The game now, or as it was at `version`."""
-        game = self._load(game_id, version)
+        # Version 0 or less would load no event at all, which reads as "no such game".
+        game = self._load(game_id, None if version is not None and version < 1 else version)
         if version is not None and game.version != version:
             raise VersionNotFound(
                 f"Game {game_id} has versions 1 to {game.version}, not {version}."
@@ -219,6 +254,34 @@ class RummyApplication(Application[UUID]):
         """The seat `token` acts for in this game, or None."""
         return self.state(game_id).seat_of(token)
 
+    def feed(self, after: int = 0, limit: int = 100) -> list[FeedEntry]:
+        """Every game's events after position `after`, in commit order. Page with the
+        last position seen: positions have gaps, so never count them."""
+        notifications = self.recorder.select_notifications(
+            start=after, limit=limit, inclusive_of_start=False
+        )
+        return [
+            FeedEntry(
+                position=notification.id,
+                game_id=UUID(str(notification.originator_id)),
+                event=cast(GameEvent, self.mapper.to_domain_event(notification)),
+            )
+            for notification in notifications
+        ]
+
+    def last_position(self) -> int:
+        """The position of the latest event of any game (0 before the first)."""
+        return self.recorder.max_notification_id() or 0
+
+    def subscribe(self, after: int) -> Subscription[ApplicationRecorder] | None:
+        """Every game's events after position `after` as they are committed by any
+        replica (LISTEN/NOTIFY on PostgreSQL), or None where the store cannot tell
+        (SQLite: poll `feed`). Iterating blocks; `stop()` ends it."""
+        try:
+            return self.recorder.subscribe(gt=after)
+        except NotImplementedError:
+            return None
+
     def check_store(self) -> None:
         """Ask the event store something; raises whatever its driver raises."""
         self.recorder.max_notification_id()
@@ -235,8 +298,15 @@ class RummyApplication(Application[UUID]):
         try:
             self.save(game)
         except IntegrityError:
+            for observer in self.observers:
+                observer.write_conflict()
             return False
         return True
+
+    def _notify(self, recordings: list[Recording[UUID]]) -> None:
+        # The library's hook after every save.
+        for observer in self.observers:
+            observer.saved([recording.domain_event for recording in recordings])
 
 
 def _project_game(game: Game | None, events: Iterable[GameEvent]) -> Game | None:
@@ -245,6 +315,15 @@ def _project_game(game: Game | None, events: Iterable[GameEvent]) -> Game | None
     for event in events:
         game = event.mutate(game)
     return game
+
+
+def _let_bots_play(game: Game, request: Request | None = None) -> None:
+    """Play the bot seats' turns until a person must act, as part of the command
+    that led to them (and of its idempotent request, so a retry answers with the
+    bots' replies too)."""
+    while (move := next_bot_move(_state(game), game.seed)) is not None:
+        seat, action = move
+        game.act(seat, [action], request)
 
 
 def _entry(wanted: NewSeat, token: str) -> SeatEntry:

@@ -1,0 +1,176 @@
+"""Structured logs: one JSON object a line, each with the request id it belongs to.
+
+Every HTTP request gets an id (the client's `X-Request-ID` if it is a sane
+one, else a new one), echoed in the response's `X-Request-ID` header and
+stamped on every line logged while the request runs, in any thread; lines
+logged outside a request carry `"request_id": null`. Each request ends with
+one access line (method, route, path, status, duration).
+
+What never reaches a log: headers (so no token), bodies and query strings
+(so no card), and, as a last guard, anything shaped like a bearer token, a
+player token or a card code is masked in every line.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import time
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from datetime import UTC, datetime
+from typing import Any
+
+from litestar.enums import ScopeType
+from litestar.logging.config import LoggingConfig
+from litestar.types import ASGIApp, HTTPScope, Message, Receive, Scope, Send
+
+REQUEST_ID_HEADER = "X-Request-ID"
+ACCESS_LOGGER = "service.access"
+
+_request_id: ContextVar[str | None] = ContextVar("request_id", default=None)
+_SANE_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}")
+_SECRETS = (
+    re.compile(r"(?i)(bearer\s+)\S+"),
+    # A player token: the game id's 32 hex digits, a dot, 43 URL-safe characters.
+    re.compile(r"\b[0-9a-f]{32}\.[A-Za-z0-9_-]{20,}"),
+)
+_CARD = re.compile(r"\b(?:10|[2-9AJQK])[CDHS]\b")
+_RESERVED = frozenset(vars(logging.LogRecord("", 0, "", 0, "", None, None))) | {
+    "message",
+    "asctime",
+    "request_id",
+    "color_message",  # uvicorn's copy of the message with terminal colours
+}
+
+
+def current_request_id() -> str | None:
+    return _request_id.get()
+
+
+@contextmanager
+def request_id(value: str | None = None) -> Iterator[str]:
+    """Run the block as the request `value` (a new id if None)."""
+    chosen = value if value is not None and _SANE_ID.fullmatch(value) else uuid.uuid4().hex
+    token = _request_id.set(chosen)
+    try:
+        yield chosen
+    finally:
+        _request_id.reset(token)
+
+
+def mask_secrets(text: str) -> str:
+    """`text` with tokens masked (`***`) and card codes hidden (`[card]`)."""
+    for pattern in _SECRETS:
+        text = pattern.sub(lambda match: f"{match.group(1) if match.groups() else ''}***", text)
+    return _CARD.sub("[card]", text)
+
+
+class RequestIdFilter(logging.Filter):
+    """Stamps the request id on a record in the thread that logs it (a queue
+    handler may format it later in another thread)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not hasattr(record, "request_id"):
+            record.request_id = _request_id.get()
+        return True
+
+
+class JsonFormatter(logging.Formatter):
+    """One JSON object a line: time, level, logger, message, request_id and any extra fields."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        line: dict[str, Any] = {
+            "time": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
+            "level": record.levelname.lower(),
+            "logger": record.name,
+            "message": record.getMessage(),
+            "request_id": getattr(record, "request_id", None) or _request_id.get(),
+        }
+        for name, value in vars(record).items():
+            if name not in _RESERVED and not name.startswith("_"):
+                line[name] = value
+        if record.exc_info:
+            line["exception"] = self.formatException(record.exc_info)
+        if record.stack_info:
+            line["stack"] = self.formatStack(record.stack_info)
+        return mask_secrets(json.dumps(line, default=str, ensure_ascii=False))
+
+
+def json_logging(config: LoggingConfig) -> LoggingConfig:
+    """`config` with every line as JSON (through its formatter `standard`), the request
+    id on each, and uvicorn's own loggers routed the same way (its access lines are
+    dropped: the app writes its own, with the request id)."""
+    config.formatters["standard"] = {"()": f"{__name__}.JsonFormatter"}
+    config.filters = {**(config.filters or {}), "request_id": {"()": f"{__name__}.RequestIdFilter"}}
+    for handler in config.handlers.values():
+        handler["filters"] = [*handler.get("filters", []), "request_id"]
+    root = config.root or {}
+    level = root.get("level", "INFO")
+    handlers = root.get("handlers", ["queue_listener"])
+    for name in ("uvicorn", "uvicorn.error"):
+        config.loggers[name] = {"level": level, "handlers": handlers, "propagate": False}
+    config.loggers["uvicorn.access"] = {"level": "WARNING", "handlers": [], "propagate": False}
+    return config
+
+
+class RequestLog:
+    """ASGI middleware: a request id for every HTTP request, and its access line."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+        self.log = logging.getLogger(ACCESS_LOGGER)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != ScopeType.HTTP:
+            await self.app(scope, receive, send)
+            return
+        http = scope
+        given = _header(http, b"x-request-id")
+        started = time.perf_counter()
+        status = 500
+        with request_id(given) as chosen:
+
+            async def send_with_id(message: Message) -> None:
+                nonlocal status
+                if message["type"] == "http.response.start":
+                    status = message["status"]
+                    headers = list(message.get("headers", []))
+                    headers.append((REQUEST_ID_HEADER.lower().encode(), chosen.encode()))
+                    message["headers"] = headers
+                await send(message)
+
+            try:
+                await self.app(scope, receive, send_with_id)
+            finally:
+                self.log.info(
+                    "%s %s %s",
+                    http["method"],
+                    http["path"],
+                    status,
+                    extra={
+                        "method": http["method"],
+                        "route": route_of(http),
+                        "path": http["path"],
+                        "status": status,
+                        "duration_ms": round((time.perf_counter() - started) * 1000, 3),
+                    },
+                )
+
+
+def route_of(scope: HTTPScope) -> str:
+    """The route's path template (`/games/{game_id}`), or `unmatched`."""
+    template = scope.get("path_template")
+    if not template:
+        return "unmatched"
+    return re.sub(r"\{(\w+):\w+\}", r"{\1}", str(template))
+
+
+def _header(scope: HTTPScope, name: bytes) -> str | None:
+    for key, value in scope.get("headers", []):
+        if key.lower() == name:
+            return bytes(value).decode("latin-1")
+    return None

@@ -1,0 +1,191 @@
+"""Prometheus metrics: `GET /metrics`.
+
+Each app has its own registry, so several apps in one process (the tests)
+never clash. With several worker processes each worker counts its own
+requests; Prometheus sums them when every worker is scraped (or set
+`PROMETHEUS_MULTIPROC_DIR` for prometheus-client's multi-process mode, in
+which the registry below reads every worker's files).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from litestar import Controller, Response, get
+from litestar.di import NamedDependency
+from litestar.enums import ScopeType
+from litestar.openapi.datastructures import ResponseSpec
+from litestar.openapi.spec import Example
+from litestar.types import ASGIApp, Message, Receive, Scope, Send
+from prometheus_client import (
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    generate_latest,
+)
+from prometheus_client.multiprocess import MultiProcessCollector
+
+from service.api.logging import route_of
+
+ACTION_ROUTE = "/games/{game_id}/actions"
+MEDIA_TYPE = "text/plain; version=0.0.4"
+"""The classic text format, which every Prometheus reads (litestar adds the charset)."""
+_LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
+
+
+class Metrics:
+    """The service's counters; also the application's `SaveObserver`."""
+
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry()
+        registry = self.registry
+        self.requests = Counter(
+            "rummy_http_requests",
+            "HTTP requests answered, by method, route and status.",
+            ["method", "route", "status"],
+            registry=registry,
+        )
+        self.request_seconds = Histogram(
+            "rummy_http_request_duration_seconds",
+            "Time to answer a request (a live stream: how long it was open), by route.",
+            ["method", "route"],
+            buckets=_LATENCY_BUCKETS,
+            registry=registry,
+        )
+        self.action_seconds = Histogram(
+            "rummy_action_duration_seconds",
+            "Time to play a request's actions (POST /games/{game_id}/actions), by status.",
+            ["status"],
+            buckets=_LATENCY_BUCKETS,
+            registry=registry,
+        )
+        self.games_created = Counter(
+            "rummy_games_created", "Games created by this process.", registry=registry
+        )
+        self.games_started = Counter(
+            "rummy_games_started",
+            "Games whose first hand this process dealt (every seat taken).",
+            registry=registry,
+        )
+        self.games_finished = Counter(
+            "rummy_games_finished", "Games this process finished.", registry=registry
+        )
+        self.write_conflicts = Counter(
+            "rummy_write_conflicts",
+            "Writes that lost the race to another writer of the same game (each is retried; "
+            "the last is answered 409 write_conflict).",
+            registry=registry,
+        )
+        self.stream_connections = Gauge(
+            "rummy_stream_connections",
+            "Live event streams open now.",
+            registry=registry,
+            multiprocess_mode="livesum",
+        )
+        self.streams_opened = Counter(
+            "rummy_streams_opened", "Live event streams opened.", registry=registry
+        )
+
+    # --- SaveObserver -------------------------------------------------------------------
+
+    def saved(self, events: Sequence[Any]) -> None:
+        for event in events:
+            kind = getattr(event, "event_type", None)
+            if kind == "game_created":
+                self.games_created.inc()
+            elif kind == "hand_dealt" and getattr(event, "hand_number", None) == 1:
+                self.games_started.inc()
+            elif kind == "game_finished":
+                self.games_finished.inc()
+
+    def write_conflict(self) -> None:
+        self.write_conflicts.inc()
+
+    # --- streams ------------------------------------------------------------------------
+
+    def stream_opened(self) -> None:
+        self.streams_opened.inc()
+        self.stream_connections.inc()
+
+    def stream_closed(self) -> None:
+        self.stream_connections.dec()
+
+    def exposition(self) -> bytes:
+        if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+            registry = CollectorRegistry()
+            MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
+            return generate_latest(registry)
+        return generate_latest(self.registry)
+
+
+class RequestMetrics:
+    """ASGI middleware: counts and times every HTTP request by route and status."""
+
+    def __init__(self, app: ASGIApp, metrics: Metrics) -> None:
+        self.app = app
+        self.metrics = metrics
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != ScopeType.HTTP:
+            await self.app(scope, receive, send)
+            return
+        http = scope
+        started = time.perf_counter()
+        status = 500
+
+        async def send_status(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_status)
+        finally:
+            elapsed = time.perf_counter() - started
+            method, route = http["method"], route_of(http)
+            self.metrics.requests.labels(method, route, str(status)).inc()
+            self.metrics.request_seconds.labels(method, route).observe(elapsed)
+            if method == "POST" and route == ACTION_ROUTE:
+                self.metrics.action_seconds.labels(str(status)).observe(elapsed)
+
+
+class MetricsController(Controller):
+    tags = ["operations"]  # noqa: RUF012 - litestar reads it as a class attribute
+
+    @get(
+        "/metrics",
+        operation_id="getMetrics",
+        summary="Prometheus metrics",
+        description=(
+            "Requests by route and status, action latency, games created, started and "
+            "finished, write conflicts and live streams, in the Prometheus text format."
+        ),
+        media_type="text/plain",
+        sync_to_thread=False,
+        responses={
+            200: ResponseSpec(
+                generate_examples=False,
+                data_container=str,
+                media_type="text/plain",
+                description="The Prometheus text exposition format.",
+                examples=[
+                    Example(
+                        summary="A few lines",
+                        value=(
+                            "# TYPE rummy_games_started_total counter\n"
+                            "rummy_games_started_total 12.0\n"
+                            "# TYPE rummy_stream_connections gauge\n"
+                            "rummy_stream_connections 3.0\n"
+                        ),
+                    )
+                ],
+            )
+        },
+    )
+    def get_metrics(self, metrics: NamedDependency[Metrics]) -> Response[bytes]:
+        return Response(metrics.exposition(), media_type=MEDIA_TYPE)

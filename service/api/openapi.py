@@ -1,0 +1,317 @@
+"""The finished OpenAPI document: what litestar generates, plus what it cannot say.
+
+`finish_openapi(app)` edits the app's document in place, once, when the app
+is built, so `/schema/openapi.json` and `rummy openapi` (which reads
+`app.openapi_schema`) serve the same document. It:
+
+- documents each request body with msgspec's own JSON Schema of the type
+  the handler decodes (`strict_body` in games.py checks bodies against the
+  same types), so nothing the decoder enforces is lost on the way (litestar
+  drops a zero bound, the length of a nested list, closed objects);
+- adds the cross-field rules of a new game that JSON Schema can state: how
+  many seats the players and `seats` make (2 to 6, never fewer than the
+  named players), a seat for at least one person (not every seat a bot),
+  the dealer among them, a hand size that leaves a stock for that many
+  players, a target or a number of deals but not both, and a deck of 52
+  distinct cards;
+- adds the request body examples each handler names (`request_body_examples=`);
+- states the exact `If-Match` syntax, drops the null litestar allows in optional
+  header and query parameters, and gives the `ETag` header a schema;
+- documents the 400 litestar answers by itself (a body that is not JSON) as
+  problem+json, and drops the 400 it documents where there is no body;
+- adds OpenAPI links, so a client (and schemathesis' stateful phase) can
+  follow a new game to its view, actions, events, replay and open seats
+  with the real game id and a real player token.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgspec
+from litestar import Litestar
+from litestar.handlers import HTTPRouteHandler
+from litestar.openapi.spec import (
+    Example,
+    Link,
+    OpenAPI,
+    OpenAPIResponse,
+    OpenAPIType,
+    Operation,
+    Parameter,
+    Reference,
+    RequestBody,
+    Schema,
+)
+from litestar.routes import HTTPRoute
+
+from service.api.docs import problem_response
+from service.api.games import IF_MATCH_PATTERN
+from service.domain.rules import DECK_SIZE, MAX_PLAYERS, MIN_PLAYERS
+
+_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
+_REF_TEMPLATE = "#/components/schemas/{name}"
+
+
+@dataclass
+class _Verbatim(Schema):
+    """A JSON Schema given as plain data (msgspec's), rendered as it is."""
+
+    verbatim: dict[str, Any] = field(default_factory=dict)
+
+    def to_schema(self) -> dict[str, Any]:
+        return self.verbatim
+
+
+def finish_openapi(app: Litestar) -> OpenAPI:
+    """Complete `app`'s OpenAPI document in place and return it."""
+    document = app.openapi_schema
+    operations = dict(_operations(document))
+    handlers = dict(_handlers(app))
+    _request_bodies(document, operations, handlers)
+    _body_problems(operations)
+    _headers(operations)
+    _links(operations)
+    return document
+
+
+def _operations(document: OpenAPI) -> Iterator[tuple[str, Operation]]:
+    for item in (document.paths or {}).values():
+        for method in _METHODS:
+            operation = getattr(item, method, None)
+            if isinstance(operation, Operation) and operation.operation_id:
+                yield operation.operation_id, operation
+
+
+def _handlers(app: Litestar) -> Iterator[tuple[str, HTTPRouteHandler]]:
+    for route in app.routes:
+        if isinstance(route, HTTPRoute):
+            for handler in route.route_handlers:
+                if isinstance(handler.operation_id, str):
+                    yield handler.operation_id, handler
+
+
+def _request_bodies(
+    document: OpenAPI, operations: dict[str, Operation], handlers: dict[str, HTTPRouteHandler]
+) -> None:
+    bodies: dict[str, tuple[RequestBody, HTTPRouteHandler]] = {}
+    for operation_id, operation in operations.items():
+        body = operation.request_body
+        handler = handlers.get(operation_id)
+        if (
+            isinstance(body, RequestBody)
+            and handler is not None
+            and "data" in handler.parsed_fn_signature.parameters
+        ):
+            bodies[operation_id] = (body, handler)
+    types = [
+        handler.parsed_fn_signature.parameters["data"].annotation for _, handler in bodies.values()
+    ]
+    schemas, components = msgspec.json.schema_components(types, ref_template=_REF_TEMPLATE)
+    _new_game_rules(components)
+    registry = document.components.schemas
+    if registry is None:
+        registry = document.components.schemas = {}
+    for name, component in components.items():
+        registry[name] = _Verbatim(verbatim=component)
+    for (body, handler), schema in zip(bodies.values(), schemas, strict=True):
+        examples: list[Example] = handler.opt.get("request_body_examples", [])
+        for media in body.content.values():
+            media.schema = _Verbatim(verbatim=schema)
+            if examples:
+                media.examples = {
+                    _slug(example.summary or "example"): example for example in examples
+                }
+
+
+def _slug(text: str) -> str:
+    return "-".join("".join(c if c.isalnum() else " " for c in text.lower()).split())
+
+
+def _new_game_rules(components: dict[str, Any]) -> None:
+    """The rules of a new game that span fields, in JSON Schema."""
+    new_game = components["CreateGame"]
+    new_game["description"] = (
+        "Name the players, or give a number of open seats, or both (the named players take "
+        "the first seats). There are 2 to 6 seats (`seats`, else one per named player), "
+        "at least one of them for a person (open, or named without `bot`); `dealer` is one "
+        "of them; `rules.hand_size` leaves at least one card for the stock after the upcard."
+    )
+    new_game["anyOf"] = [
+        branch for seats in range(MIN_PLAYERS, MAX_PLAYERS + 1) for branch in _seating(seats)
+    ]
+    deck = new_game["properties"]["decks"]["anyOf"][0]["items"]
+    deck["uniqueItems"] = True
+    components["Rules"]["not"] = {
+        "description": "`target` and `deals` are two ways to end a game: set one at most.",
+        "required": ["target", "deals"],
+        "properties": {"target": {"type": "integer"}, "deals": {"type": "integer"}},
+    }
+
+
+_A_PERSON = {
+    "description": "A person, not a bot: no `bot`, or a null one.",
+    "not": {"required": ["bot"], "properties": {"bot": {"type": "string"}}},
+}
+
+
+def _seating(seats: int) -> list[dict[str, Any]]:
+    """The two ways to seat `seats` players: `seats` given (with at most that many
+    named), or no `seats` and exactly that many named. Either way a person has a
+    seat: an open one, or a named player who is no bot."""
+    # `maximum`, `maxItems` and `contains` constrain only a number or an array:
+    # a null passes them.
+    within = {
+        "dealer": {"maximum": seats - 1},
+        "rules": {"properties": {"hand_size": {"maximum": (DECK_SIZE - 2) // seats}}},
+    }
+    return [
+        {
+            "title": f"{seats} seats",
+            "required": ["seats"],
+            "properties": {
+                "seats": {"const": seats},
+                "players": {
+                    "maxItems": seats,
+                    "anyOf": [{"maxItems": seats - 1}, {"contains": _A_PERSON}],
+                },
+                **within,
+            },
+        },
+        {
+            "title": f"{seats} named players",
+            "required": ["players"],
+            "properties": {
+                "seats": {"type": "null"},
+                "players": {
+                    "type": "array",
+                    "minItems": seats,
+                    "maxItems": seats,
+                    "contains": _A_PERSON,
+                },
+                **within,
+            },
+        },
+    ]
+
+
+def _body_problems(operations: dict[str, Operation]) -> None:
+    """litestar answers a body that is not JSON with 400 (problem+json here) and
+    documents a 400 of its own shape on every route with a parameter; only a
+    route with a body can get one."""
+    for operation in operations.values():
+        responses = operation.responses or {}
+        if "400" not in responses:
+            continue
+        if operation.request_body is None:
+            del responses["400"]
+        else:
+            responses["400"] = problem_response(400)
+
+
+def _headers(operations: dict[str, Operation]) -> None:
+    for operation in operations.values():
+        for response in (operation.responses or {}).values():
+            if isinstance(response, OpenAPIResponse):
+                for header in (response.headers or {}).values():
+                    if not isinstance(header, Reference) and header.schema is None:
+                        header.schema = Schema(type=OpenAPIType.STRING)
+        for parameter in operation.parameters or []:
+            if not isinstance(parameter, Parameter) or not isinstance(parameter.schema, Schema):
+                continue
+            if parameter.param_in in {"header", "query"}:
+                _not_null(parameter.schema)
+            if parameter.name == "If-Match":
+                parameter.schema.pattern = IF_MATCH_PATTERN
+
+
+def _not_null(schema: Schema) -> None:
+    """An optional header or query parameter is absent, never null: HTTP has no
+    null, so `X | None` (litestar's `oneOf: [X, null]`) is just X."""
+    if not schema.one_of:
+        return
+    kept = [
+        option
+        for option in schema.one_of
+        if not (isinstance(option, Schema) and option.type == OpenAPIType.NULL)
+    ]
+    only = kept[0] if len(kept) == 1 else None
+    if isinstance(only, Schema) and only == Schema(type=only.type):
+        schema.one_of = None
+        schema.type = only.type
+    else:
+        schema.one_of = kept
+
+
+# Runtime expressions (OpenAPI "Link Object"): where each value comes from.
+_GAME_ID = "$response.body#/game_id"
+_VERSION = "$response.body#/version"
+_SAME_CALLER = "$request.header.Authorization"
+# A player's view lists its legal moves: the links play them.
+_DRAW = {"type": "draw", "source": "stock"}
+_LEGAL_MELD = {"type": "meld", "cards": "$response.body#/legal/melds/0"}
+_LEGAL_DISCARD = {"type": "discard", "card": "$response.body#/legal/discard/0"}
+
+
+def _player(pointer: str) -> str:
+    return f"Bearer {{$response.body#{pointer}}}"
+
+
+def _links(operations: dict[str, Operation]) -> None:
+    first_player = _player("/players/0/token")
+    joined_player = _player("/token")
+    follow: dict[tuple[str, str], dict[str, Link]] = {
+        ("createGame", "201"): {
+            "GetGameAsFirstPlayer": _link("getGame", first_player),
+            "PlayAsFirstPlayer": _link("playActions", first_player),
+            "DrawFromStockAsFirstPlayer": _link("playActions", first_player, body=_DRAW),
+            "ListEventsAsFirstPlayer": _link("listEvents", first_player),
+            "ReplayAsFirstPlayer": _link("replayGame", first_player, version=True),
+            "JoinGame": _link("joinGame", None),
+        },
+        ("joinGame", "201"): {
+            "GetGameAsJoinedPlayer": _link("getGame", joined_player),
+            "PlayAsJoinedPlayer": _link("playActions", joined_player),
+            "ListEventsAsJoinedPlayer": _link("listEvents", joined_player),
+            "JoinAgain": _link("joinGame", None),
+        },
+        ("playActions", "200"): {
+            "GetGameAgain": _link("getGame", _SAME_CALLER),
+            "PlayAgain": _link("playActions", _SAME_CALLER),
+            "LayALegalMeld": _link("playActions", _SAME_CALLER, body=_LEGAL_MELD),
+            "DiscardALegalCard": _link("playActions", _SAME_CALLER, body=_LEGAL_DISCARD),
+            "ListEvents": _link("listEvents", _SAME_CALLER),
+            "ReplayThisVersion": _link("replayGame", _SAME_CALLER, version=True),
+        },
+        ("getGame", "200"): {
+            "ReplayThisVersion": _link("replayGame", _SAME_CALLER, version=True),
+            "ListEvents": _link("listEvents", _SAME_CALLER),
+            "DrawFromStock": _link("playActions", _SAME_CALLER, body=_DRAW),
+            "LayALegalMeld": _link("playActions", _SAME_CALLER, body=_LEGAL_MELD),
+            "DiscardALegalCard": _link("playActions", _SAME_CALLER, body=_LEGAL_DISCARD),
+        },
+        ("listEvents", "200"): {
+            "ReplayThisVersion": _link("replayGame", _SAME_CALLER, version=True),
+        },
+    }
+    for (operation_id, status), links in follow.items():
+        response = (operations[operation_id].responses or {})[status]
+        assert isinstance(response, OpenAPIResponse)
+        response.links = {**(response.links or {}), **links}
+
+
+def _link(
+    target: str,
+    authorization: str | None,
+    *,
+    version: bool = False,
+    body: dict[str, Any] | None = None,
+) -> Link:
+    parameters = {"path.game_id": _GAME_ID}
+    if authorization is not None:
+        parameters["header.Authorization"] = authorization
+    if version:
+        parameters["query.version"] = _VERSION
+    return Link(operation_id=target, parameters=parameters, request_body=body)

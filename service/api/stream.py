@@ -1,0 +1,365 @@
+"""The live stream: `GET /games/{game_id}/stream`, the caller's events as Server-Sent Events.
+
+One `EventHub` per process wakes the streams of a game when it has new
+events, whichever replica committed them: on PostgreSQL one LISTEN/NOTIFY
+subscription to the notification log (the library's `subscribe`); where the
+store cannot push (SQLite) one shared poller reads the log every
+`stream_poll_ms`. Saves of this process wake at once either way. A woken
+stream reads its game's events after the last version it sent from the
+store, so a wake only ever says "look"; every heartbeat it looks anyway.
+
+SSE `id:` is the event's version: a client that reconnects with
+`Last-Event-ID` (or `?after=N`) gets exactly the events after it. The stream
+ends after `game_finished`; a reconnect after that is answered 204, which
+tells an EventSource to stop. Streams end cleanly when the client goes, and
+when the server shuts down (on SIGTERM or SIGINT as soon as the signal
+arrives, so the server's graceful shutdown does not wait on them).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+import threading
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass
+from functools import partial
+from types import FrameType
+from typing import Annotated, Any
+from uuid import UUID
+
+import anyio.to_thread
+import msgspec
+from eventsourcing.persistence import ApplicationRecorder, Subscription
+from litestar import Controller, Response, get
+from litestar.di import NamedDependency
+from litestar.openapi.datastructures import ResponseSpec
+from litestar.openapi.spec import Example
+from litestar.params import FromPath, HeaderParameter, QueryParameter
+from litestar.response import ServerSentEvent, ServerSentEventMessage
+
+from service.api.auth import viewer_for
+from service.api.docs import problems
+from service.api.errors import problem
+from service.api.games import Authorization, Services
+from service.api.metrics import Metrics
+from service.domain.rules import RuleSet
+from service.game.application import RummyApplication
+from service.projections.events import event_view
+from service.projections.views import Viewer
+
+log = logging.getLogger(__name__)
+
+BATCH = 500
+"""Events read from the store at a time."""
+RETRY_MS = 2000
+"""How long an EventSource waits before reconnecting after a dropped stream."""
+_POLL_BATCH = 500
+
+
+@dataclass(frozen=True, slots=True)
+class StreamSettings:
+    heartbeat_seconds: float = 15.0
+    poll_seconds: float = 0.5
+
+
+class _Waiter:
+    """One stream's alarm: set from any thread, awaited on the stream's loop."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.get_running_loop()
+        self.event = asyncio.Event()
+
+    def wake(self) -> None:
+        with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits
+            self.loop.call_soon_threadsafe(self.event.set)
+
+    async def wait(self, timeout: float) -> bool:
+        """True if woken, False after `timeout` seconds of silence."""
+        try:
+            await asyncio.wait_for(self.event.wait(), timeout)
+        except TimeoutError:
+            return False
+        return True
+
+
+class EventHub:
+    """Wakes the live streams of a game when it has new events: one watcher per process."""
+
+    def __init__(self, games: RummyApplication, settings: StreamSettings) -> None:
+        self.games = games
+        self.settings = settings
+        self.closed = False
+        self._lock = threading.Lock()
+        self._waiters: dict[UUID, set[_Waiter]] = {}
+        self._thread: threading.Thread | None = None
+        self._stop = threading.Event()
+        self._subscription: Subscription[ApplicationRecorder] | None = None
+        self._position = 0
+        games.observers = (*games.observers, self)
+
+    @property
+    def watching(self) -> int:
+        with self._lock:
+            return sum(len(waiters) for waiters in self._waiters.values())
+
+    @contextlib.contextmanager
+    def watch(self, game_id: UUID) -> Iterator[_Waiter]:
+        """An alarm for `game_id`'s new events while the block runs. Enter it before
+        reading the store: what is committed after the read then wakes it."""
+        self.start()
+        waiter = _Waiter()
+        with self._lock:
+            self._waiters.setdefault(game_id, set()).add(waiter)
+        try:
+            yield waiter
+        finally:
+            with self._lock:
+                waiters = self._waiters.get(game_id, set())
+                waiters.discard(waiter)
+                if not waiters:
+                    self._waiters.pop(game_id, None)
+
+    def end_streams(self) -> None:
+        """Let every stream finish now (the server is going down); safe from any thread."""
+        self.closed = True
+        self._wake_all()
+
+    def close(self) -> None:
+        """End every stream and stop watching the store."""
+        self.end_streams()
+        with self._lock:
+            self._stop.set()
+            subscription, thread = self._subscription, self._thread
+        if subscription is not None:
+            subscription.stop()
+        if thread is not None:
+            thread.join(timeout=5)
+
+    # --- SaveObserver: this process's own saves wake at once ------------------------
+
+    def saved(self, events: Any) -> None:
+        for game_id in {event.originator_id for event in events}:
+            self._wake(game_id)
+
+    def write_conflict(self) -> None:
+        pass
+
+    # --- the watcher thread -------------------------------------------------------------
+
+    def start(self) -> None:
+        """Start watching the store (once; it asks the store, so call it off the event loop)."""
+        with self._lock:
+            if self._thread is not None or self._stop.is_set():
+                return
+            # Read before any stream reads the store: whatever is committed later is
+            # past this position, so the watcher sees it.
+            self._position = self.games.last_position()
+            self._thread = threading.Thread(target=self._run, name="rummy-event-hub", daemon=True)
+            self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                subscription = self.games.subscribe(self._position)
+                if subscription is None:
+                    self._poll()
+                else:
+                    self._follow(subscription)
+            except Exception:
+                # The store went away for a moment: look again soon, and let every
+                # stream read its game meanwhile in case a wake was lost.
+                log.exception("the live event watcher failed; retrying")
+                self._wake_all()
+                self._stop.wait(1.0)
+
+    def _follow(self, subscription: Subscription[ApplicationRecorder]) -> None:
+        with self._lock:
+            self._subscription = subscription
+        try:
+            with subscription:
+                if self._stop.is_set():
+                    subscription.stop()
+                for notification in subscription:
+                    self._position = notification.id
+                    self._wake(UUID(str(notification.originator_id)))
+        finally:
+            with self._lock:
+                self._subscription = None
+
+    def _poll(self) -> None:
+        while not self._stop.is_set():
+            entries = self.games.feed(self._position, _POLL_BATCH)
+            for game_id in {entry.game_id for entry in entries}:
+                self._wake(game_id)
+            if entries:
+                self._position = entries[-1].position
+            if len(entries) < _POLL_BATCH:
+                self._stop.wait(self.settings.poll_seconds)
+
+    def _wake(self, game_id: UUID) -> None:
+        with self._lock:
+            waiters = list(self._waiters.get(game_id, ()))
+        for waiter in waiters:
+            waiter.wake()
+
+    def _wake_all(self) -> None:
+        with self._lock:
+            waiters = [waiter for group in self._waiters.values() for waiter in group]
+        for waiter in waiters:
+            waiter.wake()
+
+
+def end_streams_on_signals(hub: EventHub) -> None:
+    """Chain SIGTERM and SIGINT to end the streams first, so a server's graceful
+    shutdown (which waits for open responses) does not wait on them. Only where a
+    server installed Python handlers, and only in the main thread."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        previous = signal.getsignal(signum)
+        if callable(previous):
+            signal.signal(signum, partial(_ending_streams, hub, previous))
+
+
+def _ending_streams(hub: EventHub, previous: Any, signum: int, frame: FrameType | None) -> None:
+    hub.end_streams()
+    previous(signum, frame)
+
+
+@dataclass(frozen=True, slots=True)
+class _Stream:
+    games: RummyApplication
+    hub: EventHub
+    metrics: Metrics
+    game_id: UUID
+    viewer: Viewer
+    rules: RuleSet
+    players: int
+    after: int
+
+    async def messages(self) -> AsyncIterator[ServerSentEventMessage]:
+        self.metrics.stream_opened()
+        try:
+            with self.hub.watch(self.game_id) as waiter:
+                yield ServerSentEventMessage(
+                    data=None, comment=f"events of game {self.game_id}", retry=RETRY_MS
+                )
+                last = self.after
+                while not self.hub.closed:
+                    waiter.event.clear()
+                    events = await anyio.to_thread.run_sync(
+                        partial(self.games.events_after, self.game_id, last, BATCH)
+                    )
+                    for event in events:
+                        view = event_view(event, self.viewer, self.rules, self.players)
+                        last = event.originator_version
+                        yield ServerSentEventMessage(
+                            id=last, data=msgspec.json.encode(view).decode()
+                        )
+                        if event.event_type == "game_finished":
+                            return
+                    if len(events) == BATCH:
+                        continue
+                    if not await waiter.wait(self.hub.settings.heartbeat_seconds):
+                        yield ServerSentEventMessage(data=None, comment="heartbeat")
+        finally:
+            self.metrics.stream_closed()
+
+
+_EXAMPLE_STREAM = (
+    ": events of game 0b7e8f2c-5a1d-4c3e-9f60-2d8a7b1c4e95\r\n"
+    "retry: 2000\r\n\r\n"
+    'id: 5\r\ndata: {"type":"card_drawn","version":5,"at":"2026-11-29T21:46:00Z",'
+    '"seat":1,"source":"stock"}\r\n\r\n'
+    ": heartbeat\r\n\r\n"
+)
+
+
+class StreamController(Controller):
+    path = "/games"
+    tags = ["games"]  # noqa: RUF012 - litestar reads it as a class attribute
+
+    @get(
+        "/{game_id:uuid}/stream",
+        operation_id="streamEvents",
+        summary="The game's events, live, as Server-Sent Events",
+        description=(
+            "The caller's events (redacted as in `listEvents`) as they are committed, one SSE "
+            "message each: `id` is the event's version, `data` the event as JSON. Resume after "
+            "a dropped connection with `Last-Event-ID` (or `?after=N`): the stream starts "
+            "right after that version. Comment lines (`: heartbeat`) keep idle connections "
+            "open. The stream ends after `game_finished`; asking again after it answers 204, "
+            "which stops an EventSource."
+        ),
+        media_type="text/event-stream",
+        sync_to_thread=True,
+        responses={
+            200: ResponseSpec(
+                generate_examples=False,
+                data_container=str,
+                media_type="text/event-stream",
+                description="An endless stream of events and heartbeats.",
+                examples=[Example(summary="Three messages", value=_EXAMPLE_STREAM)],
+            ),
+            204: ResponseSpec(
+                generate_examples=False,
+                data_container=None,
+                description="The game is finished and the caller has every event: stop.",
+            ),
+            **problems(401, 403, 404, 422),
+        },
+    )
+    def stream_events(
+        self,
+        services: NamedDependency[Services],
+        hub: NamedDependency[EventHub],
+        metrics: NamedDependency[Metrics],
+        game_id: FromPath[UUID],
+        after: Annotated[
+            int,
+            QueryParameter(
+                ge=0, le=2**31, description="Start after this version (0: from the start)."
+            ),
+        ] = 0,
+        last_event_id: Annotated[
+            str | None,
+            HeaderParameter(
+                header="Last-Event-ID",
+                required=False,
+                max_length=12,
+                description="The `id` of the last message received; overrides `after`.",
+            ),
+        ] = None,
+        authorization: Authorization = None,
+    ) -> Response[Any]:
+        state = services.games.state(game_id)
+        viewer = viewer_for(state, authorization, services.admin_token)
+        start = after if last_event_id is None else _last_event_id(last_event_id)
+        if state.table.finished and start >= state.version:
+            return Response(content=None, status_code=204)
+        hub.start()
+        stream = _Stream(
+            games=services.games,
+            hub=hub,
+            metrics=metrics,
+            game_id=game_id,
+            viewer=viewer,
+            rules=state.table.rules,
+            players=state.table.players,
+            after=start,
+        )
+        return ServerSentEvent(stream.messages())
+
+
+def _last_event_id(raw: str) -> int:
+    value = raw.strip()
+    if not value.isdigit() or len(value) > 10:
+        raise problem(
+            422,
+            "invalid_request",
+            f"Last-Event-ID must be the id of a message of this stream (a version), not {raw!r}.",
+        )
+    return int(value)

@@ -1,0 +1,398 @@
+"""Replaying an exported log with the rules: every event must be the one the
+rules produce at that point.
+
+The referee keeps its own table. Where the rules act by themselves (a deal,
+the end of a hand, the end of the game) it computes the event and the log
+must hold exactly that one. Where a player must act, it reads the move from
+the logged event (a draw, a meld, a lay-off, a discard, a join), checks it
+with the same functions the service enforces, and the log must hold exactly
+the events that move makes. Every deck comes from the seed by
+docs/fairness.md's algorithm (`service.domain.shuffle`), or, while the seed is
+still secret, from the log itself (then the deals are taken on trust).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from service.domain import events as domain
+from service.domain import shuffle
+from service.domain.actions import Action, Discard, Draw, LayOff, Meld
+from service.domain.cards import Card, card_codes, parse_cards
+from service.domain.errors import IllegalMove, RummyError
+from service.domain.flow import decide_join, next_event
+from service.domain.rules import RuleSet
+from service.domain.setup import check_new_game
+from service.domain.state import HandEnding, Phase, Source, Status, Table
+from service.domain.turns import decide
+
+_PLAYER_EVENTS = (
+    domain.CardDrawn,
+    domain.MeldLaid,
+    domain.CardLaidOff,
+    domain.CardDiscarded,
+    domain.StockRecycled,
+)
+"""Events that carry the seat whose move made them; the rest are the system's."""
+
+
+class Mismatch(Exception):
+    """The event in hand is not what the rules produce here."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+@dataclass
+class Tally:
+    """What the replay has checked so far."""
+
+    hands: int = 0
+    hands_from_seed: int = 0
+    recycles: int = 0
+    recycles_from_seed: int = 0
+    moves: int = 0
+    joins: int = 0
+
+
+@dataclass
+class Referee:
+    """Replays one game's log, event by event (`take`)."""
+
+    seed: str | None
+    """The revealed seed, or None while it is secret (the deals are then taken from the log)."""
+    recorded: Sequence[Mapping[str, Any]]
+    """The whole log, to look up the deals while the seed is secret."""
+    table: Table | None = None
+    seats: list[Mapping[str, Any] | None] = field(default_factory=list)
+    created: Mapping[str, Any] = field(default_factory=dict)
+    explicit: tuple[tuple[Card, ...], ...] = ()
+    pending: deque[tuple[domain.Event, int | None]] = field(default_factory=deque)
+    tally: Tally = field(default_factory=Tally)
+
+    @property
+    def client_seeds(self) -> list[str]:
+        return ["" if seat is None else str(seat.get("client_seed", "")) for seat in self.seats]
+
+    @property
+    def waiting_for(self) -> str | None:
+        """The event the log still owes when it ends here, if any."""
+        if not self.pending:
+            return None
+        return _exported(self.pending[0][0])[0]
+
+    def take(self, kind: str, data: Mapping[str, Any], actor: int | None) -> None:
+        """Check one event against the rules and apply it; raises `Mismatch`."""
+        if self.table is None:
+            if kind != "game_created":
+                raise Mismatch(f"the log must start with game_created, not {kind}")
+            self._created(data)
+            return
+        table = self.table
+        if kind == "game_created":
+            raise Mismatch("a game is created only once: game_created must be the first event")
+        if self.pending:
+            expected, expected_actor = self.pending.popleft()
+        else:
+            automatic = next_event(table, self._decks)
+            if automatic is not None:
+                expected, expected_actor = automatic, None
+            else:
+                expected, expected_actor = self._move(table, kind, data, actor)
+        self._compare(expected, expected_actor, kind, data, actor)
+        domain.apply(table, expected)
+        self._count(expected, data)
+
+    # --- the creation -------------------------------------------------------------
+
+    def _created(self, data: Mapping[str, Any]) -> None:
+        try:
+            rules = RuleSet.from_dict(dict(data["rules"]))
+            seats = list(data["seats"])
+            explicit = tuple(tuple(parse_cards(deck)) for deck in data["decks"])
+            dealer = data["dealer"]
+            check_new_game(rules, len(seats), explicit, dealer)
+            commitment = str(data["seed_commitment"])
+        except (KeyError, TypeError) as error:
+            raise Mismatch(f"malformed game_created: {_what(error)}") from None
+        except RummyError as error:
+            raise Mismatch(f"the game could never have been played: {error.message}") from None
+        if self.seed is not None and shuffle.commitment(self.seed) != commitment.lower():
+            raise Mismatch(
+                f"the revealed seed does not match the seed_commitment this event published "
+                f"({commitment}): the SHA-256 of the revealed seed is "
+                f"{shuffle.commitment(self.seed)}"
+            )
+        self.created = data
+        self.seats = seats
+        self.explicit = explicit
+        self.table = Table(
+            rules=rules,
+            players=len(seats),
+            seated=[seat is not None for seat in seats],
+            first_dealer=dealer,
+        )
+
+    # --- a player's move ------------------------------------------------------------
+
+    def _move(
+        self, table: Table, kind: str, data: Mapping[str, Any], actor: int | None
+    ) -> tuple[domain.Event, int | None]:
+        if kind == "player_joined":
+            try:
+                joined = decide_join(table)
+            except IllegalMove as error:
+                raise Mismatch(f"nobody can join now: {error.message}") from None
+            return joined, joined.seat
+        seat, action = self._action(table, kind, data, actor)
+        try:
+            produced = decide(table, seat, action, self._decks)
+        except IllegalMove as error:
+            raise Mismatch(
+                f"seat {seat}'s {_describe(action)} breaks the rules: {error.message}"
+            ) from None
+        self.tally.moves += 1
+        made = [(event, seat if isinstance(event, _PLAYER_EVENTS) else None) for event in produced]
+        self.pending.extend(made[1:])
+        return made[0]
+
+    def _action(
+        self, table: Table, kind: str, data: Mapping[str, Any], actor: int | None
+    ) -> tuple[int, Action]:
+        """The move behind a player's event, and the seat that made it."""
+        hand = table.hand
+        if kind == "hand_ended" and data.get("how") == HandEnding.EXHAUSTED.value:
+            # Drawing from an empty stock with no recycle left ends the hand: the
+            # log shows only the end, made by the system for the seat to move.
+            if hand is None or hand.phase is not Phase.DRAW:
+                raise Mismatch("a hand ends exhausted only when a player draws from the stock")
+            return hand.turn, Draw(Source.STOCK)
+        try:
+            match kind:
+                case "card_drawn":
+                    action: Action = Draw(Source(data["source"]))
+                case "stock_recycled":
+                    action = Draw(Source.STOCK)
+                case "meld_laid":
+                    action = Meld(tuple(parse_cards(data["cards"])))
+                case "card_laid_off":
+                    action = LayOff(Card.parse(data["card"]), str(data["meld_id"]))
+                case "card_discarded":
+                    action = Discard(Card.parse(data["card"]))
+                case _:
+                    raise Mismatch(f"{kind} cannot happen here: {_waiting(table)}")
+        except (KeyError, TypeError, ValueError, RummyError) as error:
+            raise Mismatch(f"malformed {kind}: {_what(error)}") from None
+        if actor is None:
+            raise Mismatch(f"{kind} is a player's move, but the event names no seat")
+        return actor, action
+
+    # --- comparing with what the rules produce ----------------------------------------
+
+    def _compare(
+        self,
+        expected: domain.Event,
+        expected_actor: int | None,
+        kind: str,
+        data: Mapping[str, Any],
+        actor: int | None,
+    ) -> None:
+        wanted_kind, wanted = _exported(expected)
+        if kind != wanted_kind:
+            raise Mismatch(
+                f"the rules call for {wanted_kind} here ({_summary(wanted)}), not {kind}"
+            )
+        if actor != expected_actor:
+            who = "the system" if expected_actor is None else f"seat {expected_actor}"
+            named = "no seat" if actor is None else f"seat {actor}"
+            raise Mismatch(f"it names {named} as its cause, but it is {who}'s")
+        for key, value in wanted.items():
+            found = data.get(key)
+            if found != value:
+                raise Mismatch(self._difference(expected, key, value, found))
+
+    def _difference(self, expected: domain.Event, key: str, value: Any, found: Any) -> str:
+        match expected:
+            case domain.HandDealt(hand_number=number) if key == "deck":
+                return f"hand {number}'s deck is not {self._deck_origin(number)}: " + _first_gap(
+                    value, found
+                )
+            case domain.HandDealt() if key == "dealer":
+                return f"the dealer should be seat {value}, not {found!r}"
+            case domain.CardDrawn(source=source) if key == "card":
+                return f"the top of the {source.value} was {value}, not {found!r}"
+            case domain.StockRecycled() if key == "stock":
+                hand = self.table.hand if self.table is not None else None
+                number = 0 if hand is None else hand.number
+                recycle = 1 if hand is None else hand.recycles + 1
+                origin = (
+                    f"docs/fairness.md's recycle/{number}/{recycle} shuffle of the discard pile"
+                    if self.seed is not None
+                    else "the discard pile turned over"
+                )
+                return f"the new stock is not {origin}: " + _first_gap(value, found)
+            case domain.HandEnded(result=result):
+                return f"hand {result.hand_number} ended with {key} {value}, not {found!r}"
+            case domain.GameFinished():
+                return f"the game finished with {key} {value}, not {found!r}"
+        return f"{key} should be {value!r}, not {found!r}"
+
+    def _deck_origin(self, number: int) -> str:
+        if number <= len(self.explicit):
+            return f"deck {number} given at the game's creation"
+        return f"the one docs/fairness.md derives from the seed (deck/{number})"
+
+    def _count(self, event: domain.Event, data: Mapping[str, Any]) -> None:
+        match event:
+            case domain.PlayerJoined(seat=seat):
+                self.seats[seat] = data
+                self.tally.joins += 1
+            case domain.HandDealt(hand_number=number):
+                self.tally.hands += 1
+                if number > len(self.explicit) and self.seed is not None:
+                    self.tally.hands_from_seed += 1
+            case domain.StockRecycled(shuffled=shuffled):
+                self.tally.recycles += 1
+                if shuffled and self.seed is not None:
+                    self.tally.recycles_from_seed += 1
+
+    # --- where the cards come from ------------------------------------------------------
+
+    @property
+    def _decks(self) -> _Decks:
+        return _Decks(self)
+
+
+@dataclass(frozen=True, slots=True)
+class _Decks:
+    """The decks: from the seed (docs/fairness.md) once it is revealed, else from the log."""
+
+    referee: Referee
+
+    def first_dealer(self, players: int) -> int:
+        seed = self.referee.seed
+        if seed is not None:
+            return shuffle.first_dealer(seed, self.referee.client_seeds, players)
+        for event in self.referee.recorded:
+            if event.get("type") == "hand_dealt":
+                return int(event["data"]["dealer"])
+        raise Mismatch("the log holds no deal to take the first dealer from")
+
+    def deck(self, hand_number: int) -> list[Card]:
+        explicit = self.referee.explicit
+        if hand_number <= len(explicit):
+            return list(explicit[hand_number - 1])
+        seed = self.referee.seed
+        if seed is not None:
+            return shuffle.deck_order(seed, self.referee.client_seeds, hand_number)
+        for event in self.referee.recorded:
+            data = event.get("data", {})
+            if event.get("type") == "hand_dealt" and data.get("hand_number") == hand_number:
+                return _cards(data.get("deck"), f"hand {hand_number}'s deck")
+        raise Mismatch(f"the log holds no deck for hand {hand_number}")
+
+    def recycled_stock(
+        self, hand_number: int, recycle_number: int, discards: Sequence[Card]
+    ) -> list[Card]:
+        seed = self.referee.seed
+        if seed is not None:
+            return shuffle.recycle_order(
+                seed, self.referee.client_seeds, hand_number, recycle_number, discards
+            )
+        hand, recycles = 0, 0
+        for event in self.referee.recorded:
+            data = event.get("data", {})
+            if event.get("type") == "hand_dealt":
+                hand, recycles = data.get("hand_number", 0), 0
+            elif event.get("type") == "stock_recycled":
+                recycles += 1
+                if (hand, recycles) == (hand_number, recycle_number):
+                    return _cards(data.get("stock"), "the recycled stock")
+        raise Mismatch(f"the log holds no stock for recycle {recycle_number} of hand {hand_number}")
+
+
+def _exported(event: domain.Event) -> tuple[str, dict[str, Any]]:
+    """The type and data an export holds for a rules event (docs/audit.md)."""
+    match event:
+        case domain.PlayerJoined():
+            return "player_joined", {}
+        case domain.HandDealt(hand_number=number, dealer=dealer, deck=deck):
+            return "hand_dealt", {"hand_number": number, "dealer": dealer, "deck": card_codes(deck)}
+        case domain.CardDrawn(source=source, card=card):
+            return "card_drawn", {"source": source.value, "card": card.code}
+        case domain.MeldLaid(meld_id=meld_id, kind=kind, cards=cards):
+            return "meld_laid", {"meld_id": meld_id, "kind": kind.value, "cards": card_codes(cards)}
+        case domain.CardLaidOff(meld_id=meld_id, card=card, end=end):
+            return "card_laid_off", {"meld_id": meld_id, "card": card.code, "end": end.value}
+        case domain.CardDiscarded(card=card):
+            return "card_discarded", {"card": card.code}
+        case domain.StockRecycled(stock=stock, shuffled=shuffled):
+            return "stock_recycled", {"stock": card_codes(stock), "shuffled": shuffled}
+        case domain.HandEnded(result=result):
+            return "hand_ended", {
+                "hand_number": result.hand_number,
+                "how": result.how.value,
+                "out_seat": result.out_seat,
+                "remaining": [card_codes(cards) for cards in result.remaining],
+                "values": list(result.values),
+                "points": list(result.points),
+                "totals": list(result.totals),
+            }
+        case domain.GameFinished(winner=winner, totals=totals):
+            return "game_finished", {"winner": winner, "totals": list(totals)}
+
+
+def _cards(codes: Any, what: str) -> list[Card]:
+    try:
+        return parse_cards(list(codes))
+    except (TypeError, RummyError) as error:
+        raise Mismatch(f"{what} is malformed: {_what(error)}") from None
+
+
+def _first_gap(expected: list[str], found: Any) -> str:
+    if not isinstance(found, list):
+        return f"expected {expected}, found {found!r}"
+    for index, (want, got) in enumerate(zip(expected, found, strict=False)):
+        if want != got:
+            return f"first difference at index {index}: {want} expected, {got!r} found"
+    return f"{len(expected)} cards expected, {len(found)} found"
+
+
+def _waiting(table: Table) -> str:
+    if table.status is Status.WAITING:
+        return "the game is waiting for players to join"
+    if table.status is Status.FINISHED:
+        return "the game is over"
+    hand = table.hand
+    assert hand is not None, "a game in play has a hand in play between its events"
+    doing = "draw" if hand.phase is Phase.DRAW else "meld, lay off or discard"
+    return f"the rules wait for seat {hand.turn} to {doing}"
+
+
+def _describe(action: Action) -> str:
+    match action:
+        case Draw(source=source):
+            return f"draw from the {source.value}"
+        case Meld(cards=cards):
+            return f"meld {' '.join(card_codes(cards))}"
+        case LayOff(card=card, meld_id=meld_id):
+            return f"lay-off of {card} on {meld_id}"
+        case Discard(card=card):
+            return f"discard of {card}"
+
+
+def _summary(data: Mapping[str, Any]) -> str:
+    shown = {key: value for key, value in data.items() if key not in {"deck", "stock"}}
+    return ", ".join(f"{key} {value}" for key, value in shown.items()) or "no data"
+
+
+def _what(error: BaseException) -> str:
+    if isinstance(error, KeyError):
+        return f"missing {error.args[0]!r}"
+    if isinstance(error, RummyError):
+        return error.message
+    return str(error)

@@ -1,0 +1,272 @@
+"""Checking an audit export: the hash chain, the seed against its commitment,
+every deck against docs/fairness.md, every move against the rules, every
+score and the winner. The first thing wrong is named; nothing after it is
+trusted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import IntEnum
+from typing import Any
+
+from service.audit.chain import FORMAT, event_hash, genesis
+from service.audit.referee import Mismatch, Referee, Tally
+from service.domain.state import Status
+
+
+class Outcome(IntEnum):
+    """The verdict, as the exit status of `rummy verify`."""
+
+    VERIFIED = 0
+    """A finished game: everything checks out."""
+    FAILED = 1
+    """Something does not check out: the export was altered, or the game was not fair or
+    not played by the rules."""
+    UNREADABLE = 2
+    """Not an audit export at all."""
+    UNFINISHED = 3
+    """Everything present checks out, but the game is not finished: the seed is still
+    secret, so the deals could not be checked."""
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """The first thing that does not check out."""
+
+    message: str
+    position: int | None = None
+    """1-based place of the bad event in the export's list; None for a top-level field."""
+    version: int | None = None
+    type: str | None = None
+    field: str | None = None
+    """The top-level field at fault, when it is not an event."""
+
+    @property
+    def where(self) -> str:
+        if self.position is None:
+            return f"field {self.field!r} of the export"
+        if self.version is None or self.version == self.position:
+            return f"event {self.position} ({self.type})"
+        return f"event at position {self.position} (version {self.version}, {self.type})"
+
+
+@dataclass
+class Verdict:
+    outcome: Outcome
+    game_id: str | None = None
+    finding: Finding | None = None
+    events: int = 0
+    head: str | None = None
+    tally: Tally = field(default_factory=Tally)
+    winner: int | None = None
+    totals: list[int] = field(default_factory=list)
+    explicit_decks: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return self.outcome is Outcome.VERIFIED
+
+    def report(self) -> str:
+        """The verdict in a few plain sentences."""
+        game = f"game {self.game_id}" if self.game_id else "the export"
+        if self.finding is not None:
+            label = "UNREADABLE" if self.outcome is Outcome.UNREADABLE else "FAILED"
+            return f"{label}: {game}: {self.finding.where}: {self.finding.message}."
+        tally = self.tally
+        facts = [
+            f"{self.events} events, hash chain intact (head {self.head})",
+            f"{tally.moves} moves and {tally.joins} joins legal",
+        ]
+        if self.outcome is Outcome.UNFINISHED:
+            facts.append(f"{tally.hands} hands dealt so far")
+            return (
+                f"UNFINISHED: {game}: " + "; ".join(facts) + ". The seed stays secret until the "
+                "game is finished, so the deals could not be checked yet."
+            )
+        facts.insert(1, "the seed matches its commitment")
+        facts.insert(
+            2,
+            f"{tally.hands_from_seed} decks and {tally.recycles_from_seed} recycles match "
+            f"docs/fairness.md",
+        )
+        if self.explicit_decks:
+            facts.insert(
+                3, f"hands 1 to {self.explicit_decks} used decks given at creation (no seed)"
+            )
+        facts.append(f"every score and the winner (seat {self.winner}, totals {self.totals})")
+        return f"VERIFIED: {game}: " + "; ".join(facts) + "."
+
+
+def verify_export(export: Any) -> Verdict:
+    """Check an audit export (the parsed JSON of docs/audit.md)."""
+    if not isinstance(export, Mapping) or export.get("format") != FORMAT:
+        return Verdict(
+            Outcome.UNREADABLE,
+            finding=Finding(f"this is not a {FORMAT} audit export", field="format"),
+        )
+    game_id = export.get("game_id")
+    events = export.get("events")
+    if not isinstance(game_id, str) or not isinstance(events, list) or not events:
+        return Verdict(
+            Outcome.UNREADABLE,
+            game_id=str(game_id),
+            finding=Finding("an export needs a game_id and a list of events", field="events"),
+        )
+    return _Check(export, game_id, events).run()
+
+
+class _Check:
+    def __init__(self, export: Mapping[str, Any], game_id: str, events: list[Any]) -> None:
+        self.export = export
+        self.game_id = game_id
+        self.events = events
+        seed = export.get("seed")
+        self.referee = Referee(seed=seed if isinstance(seed, str) else None, recorded=events)
+
+    def run(self) -> Verdict:
+        previous = genesis(self.game_id)
+        for position, event in enumerate(self.events, start=1):
+            problem = self._event(position, event, previous)
+            if problem is not None:
+                return self._verdict(Outcome.FAILED, problem)
+            previous = event["hash"]
+        owed = self.referee.waiting_for
+        if owed is not None:
+            after = len(self.events)
+            return self._verdict(
+                Outcome.FAILED,
+                Finding(
+                    f"the log ends before the {owed} that must follow event {after}: "
+                    f"events were cut off",
+                    position=after + 1,
+                    type="missing",
+                ),
+            )
+        problem = self._fields(previous)
+        if problem is not None:
+            return self._verdict(Outcome.FAILED, problem)
+        table = self.referee.table
+        finished = table is not None and table.status is Status.FINISHED
+        return self._verdict(Outcome.VERIFIED if finished else Outcome.UNFINISHED, None, previous)
+
+    def _event(self, position: int, event: Any, previous: str) -> Finding | None:
+        if not isinstance(event, Mapping) or not _well_formed(event):
+            return Finding(
+                "malformed: an event has version, type, at, data, previous_hash and hash",
+                position=position,
+                type=str(event.get("type")) if isinstance(event, Mapping) else None,
+            )
+
+        def finding(message: str) -> Finding:
+            return Finding(message, position=position, version=event["version"], type=event["type"])
+
+        if event["version"] != position:
+            return finding(
+                f"event number {position} of the log has version {event['version']}: an event "
+                f"is missing, duplicated or out of order here"
+            )
+        if event["previous_hash"] != previous:
+            return finding(
+                "its previous_hash is not the hash of the event before it: the log was cut, "
+                "spliced or reordered here"
+            )
+        if event_hash(event) != event["hash"]:
+            return finding(
+                "its content does not match its hash: the event was altered after the export"
+            )
+        seat = event.get("seat")
+        try:
+            self.referee.take(event["type"], event["data"], seat if isinstance(seat, int) else None)
+        except Mismatch as mismatch:
+            return finding(mismatch.message)
+        return None
+
+    def _fields(self, head: str) -> Finding | None:
+        """The top-level fields must say what the log says."""
+        referee = self.referee
+        table = referee.table
+        assert table is not None, "the log has at least its creation"
+        created = referee.created
+        status = table.status.value
+        chain = self.export.get("chain")
+        seed = self.export.get("seed")
+        hands = [
+            {
+                "hand_number": event["data"].get("hand_number"),
+                "dealer": event["data"].get("dealer"),
+                "deck": event["data"].get("deck"),
+            }
+            for event in self.events
+            if event["type"] == "hand_dealt"
+        ]
+        exported_hands = [
+            {key: hand.get(key) for key in ("hand_number", "dealer", "deck")}
+            for hand in self.export.get("hands") or []
+            if isinstance(hand, Mapping)
+        ]
+        checks: list[tuple[str, Any, Any]] = [
+            ("version", self.export.get("version"), len(self.events)),
+            ("status", self.export.get("status"), status),
+            ("rules", self.export.get("rules"), created.get("rules")),
+            ("seed_commitment", self.export.get("seed_commitment"), created.get("seed_commitment")),
+            ("client_seeds", self.export.get("client_seeds"), referee.client_seeds),
+            ("explicit_decks", self.export.get("explicit_decks"), len(referee.explicit)),
+            ("dealer_named", self.export.get("dealer_named"), created.get("dealer") is not None),
+            ("hands", exported_hands, hands),
+            ("winner", self.export.get("winner"), table.winner),
+            ("totals", self.export.get("totals"), list(table.totals)),
+            ("chain", _get(chain, "genesis"), genesis(self.game_id)),
+            ("chain", _get(chain, "head"), head),
+            ("chain", _get(chain, "length"), len(self.events)),
+        ]
+        for name, found, wanted in checks:
+            if found != wanted:
+                return Finding(
+                    f"it says {_short(found)}, but the log says {_short(wanted)}", field=name
+                )
+        if table.status is Status.FINISHED and not isinstance(seed, str):
+            return Finding("the game is finished, but the seed is not revealed", field="seed")
+        return None
+
+    def _verdict(
+        self, outcome: Outcome, finding: Finding | None, head: str | None = None
+    ) -> Verdict:
+        table = self.referee.table
+        return Verdict(
+            outcome,
+            game_id=self.game_id,
+            finding=finding,
+            events=len(self.events),
+            head=head,
+            tally=self.referee.tally,
+            winner=None if table is None else table.winner,
+            totals=[] if table is None else list(table.totals),
+            explicit_decks=len(self.referee.explicit),
+        )
+
+
+_EVENT_FIELDS: dict[str, type | tuple[type, ...]] = {
+    "version": int,
+    "type": str,
+    "at": str,
+    "data": Mapping,
+    "previous_hash": str,
+    "hash": str,
+}
+
+
+def _well_formed(event: Mapping[str, Any]) -> bool:
+    return all(isinstance(event.get(name), kind) for name, kind in _EVENT_FIELDS.items()) and (
+        event.get("seat") is None or isinstance(event.get("seat"), int)
+    )
+
+
+def _get(value: Any, key: str) -> Any:
+    return value.get(key) if isinstance(value, Mapping) else None
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 120 else text[:117] + "..."

@@ -1,0 +1,279 @@
+"""The audit export: who may read it, what it holds, and that finished games verify."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from uuid import UUID
+
+import msgspec
+import pytest
+from litestar import Litestar
+from litestar.testing import TestClient
+
+from service.api.app import create_app
+from service.audit.verify import Outcome, verify_export
+from service.cli import main
+from service.config import Settings, Store
+from service.domain import shuffle
+from service.domain.cards import FULL_DECK, card_codes
+from service.domain.rules import RuleSet
+from service.game.application import NewGame, NewSeat, RummyApplication
+from service.game.tokens import hash_token
+from service.projections.audit import audit_export
+from tests.audit_stream.games import LONG_HAND_RULES, SHORT_RULES, new_game, play
+from tests.audit_stream.servers import ADMIN_TOKEN, bearer
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def games() -> RummyApplication:
+    return RummyApplication(env=Settings(store=Store.MEMORY).event_store_env())
+
+
+@pytest.fixture(scope="module")
+def client(games: RummyApplication) -> Iterator[TestClient[Litestar]]:
+    settings = Settings(store=Store.MEMORY, admin_token=ADMIN_TOKEN)
+    with TestClient(create_app(games, settings)) as test_client:
+        yield test_client
+
+
+def export_of(games: RummyApplication, game_id: UUID) -> dict[str, Any]:
+    """The export exactly as a client receives it (encoded, then parsed)."""
+    export = audit_export(str(game_id), games.events_after(game_id))
+    parsed: dict[str, Any] = json.loads(msgspec.json.encode(export))
+    return parsed
+
+
+def finished(games: RummyApplication, game_id: UUID, meld_from_hand: int = 1) -> dict[str, Any]:
+    play(games, game_id, meld_from_hand=meld_from_hand)
+    return export_of(games, game_id)
+
+
+# --- finished games verify ---------------------------------------------------------------
+
+
+def test_a_finished_two_player_game_verifies(games: RummyApplication) -> None:
+    game_id, _ = new_game(games, client_seeds=("", "bob-entropy-42"))
+    verdict = verify_export(finished(games, game_id))
+    assert verdict.outcome is Outcome.VERIFIED, verdict.report()
+    assert verdict.tally.hands_from_seed == 2
+
+
+def test_a_game_with_recycles_and_an_exhausted_hand_verifies(games: RummyApplication) -> None:
+    game_id, _ = new_game(games, players=3, rules=LONG_HAND_RULES)
+    export = finished(games, game_id, meld_from_hand=2)
+    kinds = [event["type"] for event in export["events"]]
+    assert kinds.count("stock_recycled") >= 2
+    assert any(event["data"].get("how") == "exhausted" for event in export["events"])
+    verdict = verify_export(export)
+    assert verdict.outcome is Outcome.VERIFIED, verdict.report()
+    assert verdict.tally.recycles_from_seed >= 2
+
+
+def test_a_game_whose_stock_is_turned_over_verifies(games: RummyApplication) -> None:
+    rules = RuleSet.from_dict({"deals": 1, "recycle_shuffle": False, "exhausted": "score"})
+    game_id, _ = new_game(games, rules=rules)
+    export = finished(games, game_id, meld_from_hand=2)
+    assert any(event["type"] == "stock_recycled" for event in export["events"])
+    assert verify_export(export).outcome is Outcome.VERIFIED
+
+
+def test_a_game_with_open_seats_explicit_decks_and_a_named_dealer_verifies(
+    games: RummyApplication,
+) -> None:
+    given = list(reversed(FULL_DECK))
+    created = games.create_game(
+        NewGame(seats=[NewSeat("Ann"), None, None], rules=SHORT_RULES, decks=[given], dealer=2)
+    )
+    games.join_game(created.game_id, NewSeat("Bob", client_seed="bob"))
+    games.join_game(created.game_id, NewSeat("Cleo", client_seed="çléo-🂡"))
+    export = finished(games, created.game_id)
+    assert export["hands"][0]["deck"] == card_codes(given)
+    assert export["hands"][0]["from_seed"] is False
+    assert export["client_seeds"] == ["", "bob", "çléo-🂡"]
+    verdict = verify_export(export)
+    assert verdict.outcome is Outcome.VERIFIED, verdict.report()
+    assert verdict.tally.joins == 2
+    assert verdict.tally.hands_from_seed == verdict.tally.hands - 1
+    assert "hands 1 to 1 used decks given at creation" in verdict.report()
+
+
+def test_a_game_against_a_bot_verifies_from_the_http_export(client: TestClient[Litestar]) -> None:
+    created = client.post(
+        "/games",
+        json={
+            "players": [{"name": "Ann"}, {"name": "Robo", "bot": "basic"}],
+            "rules": {"deals": 1},
+        },
+    ).json()
+    game_id, token = created["game_id"], created["players"][0]["token"]
+    while (view := client.get(f"/games/{game_id}", headers=bearer(token)).json())["winner"] is None:
+        legal = view["legal"]
+        if legal["draw"]:
+            action: dict[str, Any] = {"type": "draw", "source": "stock"}
+        elif legal["melds"]:
+            action = {"type": "meld", "cards": legal["melds"][0]}
+        else:
+            action = {"type": "discard", "card": legal["discard"][-1]}
+        assert client.post(
+            f"/games/{game_id}/actions", json=action, headers=bearer(token)
+        ).is_success
+    export = client.get(f"/games/{game_id}/audit").json()
+    assert {event.get("seat") for event in export["events"]} >= {0, 1}
+    verdict = verify_export(export)
+    assert verdict.outcome is Outcome.VERIFIED, verdict.report()
+
+
+# --- the export's content -------------------------------------------------------------------
+
+
+def test_the_export_reveals_the_seed_and_every_deck_once_finished(
+    games: RummyApplication,
+) -> None:
+    game_id, _ = new_game(games, client_seeds=("ann", ""))
+    export = finished(games, game_id)
+    assert export["status"] == "finished"
+    assert shuffle.commitment(export["seed"]) == export["seed_commitment"]
+    for hand in export["hands"]:
+        derived = shuffle.deck_order(export["seed"], ["ann", ""], hand["hand_number"])
+        assert hand["deck"] == card_codes(derived)
+    assert export["chain"]["head"] == export["events"][-1]["hash"]
+    assert [event["version"] for event in export["events"]] == list(range(1, export["version"] + 1))
+    created = export["events"][0]
+    assert created["type"] == "game_created"
+    assert "seed" not in created["data"]
+    assert "seat" not in created, "the system created it"
+    assert all("at" in event and event["at"].endswith("Z") for event in export["events"])
+
+
+def test_the_chain_of_a_game_is_the_same_before_and_after_its_seed_is_revealed(
+    games: RummyApplication,
+) -> None:
+    game_id, _ = new_game(games)
+    play(games, game_id, moves=6)
+    before = export_of(games, game_id)
+    assert before["seed"] is None
+    after = finished(games, game_id)
+    assert after["events"][: len(before["events"])] == before["events"]
+
+
+def test_no_token_nor_token_hash_is_ever_exported(client: TestClient[Litestar]) -> None:
+    created = client.post("/games", json={"players": [{"name": "Ann"}], "seats": 2}).json()
+    game_id = created["game_id"]
+    joined = client.post(f"/games/{game_id}/players", json={"name": "Bob"}).json()
+    tokens = [created["players"][0]["token"], joined["token"]]
+    text = client.get(f"/games/{game_id}/audit", headers=bearer(ADMIN_TOKEN)).text
+    for token in tokens:
+        assert token not in text
+        assert hash_token(token) not in text
+    assert "token" not in text
+    assert ADMIN_TOKEN not in text
+
+
+# --- who may read it -----------------------------------------------------------------------
+
+
+def test_only_the_admin_reads_the_export_of_a_game_in_play(client: TestClient[Litestar]) -> None:
+    created = client.post("/games", json={"players": [{"name": "Ann"}, {"name": "Bob"}]}).json()
+    other = client.post("/games", json={"players": [{"name": "Cy"}, {"name": "Di"}]}).json()
+    url = f"/games/{created['game_id']}/audit"
+    expected = {
+        None: (401, "unauthorized"),
+        created["players"][0]["token"]: (403, "forbidden"),
+        other["players"][0]["token"]: (403, "forbidden"),
+        "not-a-token": (401, "unauthorized"),
+    }
+    for token, (status, code) in expected.items():
+        response = client.get(url, headers={} if token is None else bearer(token))
+        assert response.status_code == status, token
+        assert response.headers["content-type"] == "application/problem+json"
+        assert response.json()["code"] == code
+    admin = client.get(url, headers=bearer(ADMIN_TOKEN))
+    assert admin.status_code == 200
+    assert admin.json()["seed"] is None, "never before the game is finished"
+    assert admin.headers["etag"] == f'"{admin.json()["version"]}"'
+    assert verify_export(admin.json()).outcome is Outcome.UNFINISHED
+    missing = client.get("/games/00000000-0000-4000-8000-000000000000/audit")
+    assert missing.status_code == 404
+
+
+def test_anyone_reads_the_export_of_a_finished_game(
+    games: RummyApplication, client: TestClient[Litestar]
+) -> None:
+    created = client.post(
+        "/games", json={"players": [{"name": "Ann"}, {"name": "Bob"}], "rules": {"deals": 1}}
+    ).json()
+    play(games, UUID(created["game_id"]))
+    url = f"/games/{created['game_id']}/audit"
+    public = client.get(url)
+    assert public.status_code == 200
+    assert public.json()["seed"] is not None
+    player = client.get(url, headers=bearer(created["players"][1]["token"]))
+    assert player.json() == public.json()
+
+
+# --- rummy verify and rummy replay ------------------------------------------------------------
+
+
+def test_rummy_verify_accepts_a_finished_game(
+    games: RummyApplication, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    game_id, _ = new_game(games)
+    path = tmp_path / "export.json"
+    path.write_text(json.dumps(finished(games, game_id)), encoding="utf-8")
+    assert main(["verify", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"VERIFIED: game {game_id}")
+    assert "every score and the winner" in out
+    # The installed command, as an auditor runs it.
+    ran = subprocess.run(
+        [sys.executable, "-m", "service.cli", "verify", str(path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.startswith("VERIFIED")
+
+
+def test_rummy_verify_says_unfinished_and_unreadable(
+    games: RummyApplication, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    game_id, _ = new_game(games)
+    play(games, game_id, moves=4)
+    path = tmp_path / "export.json"
+    path.write_text(json.dumps(export_of(games, game_id)), encoding="utf-8")
+    assert main(["verify", str(path)]) == Outcome.UNFINISHED
+    assert capsys.readouterr().err.startswith("UNFINISHED")
+    path.write_text("{not json", encoding="utf-8")
+    assert main(["verify", str(path)]) == Outcome.UNREADABLE
+    path.write_text('{"format": "something else"}', encoding="utf-8")
+    assert main(["verify", str(path)]) == Outcome.UNREADABLE
+
+
+def test_rummy_replay_prints_the_game_at_a_version_from_the_store(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    database = tmp_path / "rummy.sqlite"
+    settings = Settings(store=Store.SQLITE, sqlite_path=str(database))
+    writer = RummyApplication(env=settings.event_store_env())
+    game_id, _ = new_game(writer)
+    play(writer, game_id, moves=3)
+    writer.close()
+    monkeypatch.setenv("RUMMY_STORE", "sqlite")
+    monkeypatch.setenv("RUMMY_SQLITE_PATH", str(database))
+    assert main(["replay", str(game_id), "--version", "3"]) == 0
+    view = json.loads(capsys.readouterr().out)
+    assert view["version"] == 3
+    assert view["phase"] == "play", "the first move, a draw, is version 3"
+    assert view["hidden"]["stock"], "the full view shows every card"
+    assert main(["replay", str(game_id), "--version", "999"]) == 1
+    assert "versions 1 to" in capsys.readouterr().err

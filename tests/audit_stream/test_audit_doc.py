@@ -1,0 +1,91 @@
+"""docs/audit.md and the code agree: its reference chain checker and its worked example."""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+
+from service.audit.chain import canonical, genesis, link
+from service.config import Settings, Store
+from service.game.application import RummyApplication
+from service.projections.audit import audit_export
+from tests.audit_stream.games import new_game, play
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "audit.md"
+
+
+def _block(marker: str) -> str:
+    """The fenced block right after the HTML comment that starts with `marker`."""
+    text = DOC.read_text(encoding="utf-8")
+    found = re.search(re.escape(marker) + r"[^\n]*\n```[a-z]*\n(.*?)\n```", text, re.DOTALL)
+    assert found is not None, f"docs/audit.md has no block after {marker!r}"
+    return found.group(1)
+
+
+@pytest.fixture(scope="module")
+def reference() -> dict[str, Any]:
+    namespace: dict[str, Any] = {}
+    exec(compile(_block("<!-- reference-chain"), str(DOC), "exec"), namespace)
+    return namespace
+
+
+@pytest.fixture(scope="module")
+def export() -> dict[str, Any]:
+    games = RummyApplication(env=Settings(store=Store.MEMORY).event_store_env())
+    game_id, _ = new_game(games, client_seeds=('Zoë "Z"\n', "🂡"))
+    play(games, game_id)
+    parsed: dict[str, Any] = json.loads(
+        msgspec.json.encode(audit_export(str(game_id), games.events_after(game_id)))
+    )
+    return parsed
+
+
+def test_the_reference_checker_accepts_a_real_export(
+    reference: dict[str, Any], export: dict[str, Any]
+) -> None:
+    assert reference["first_broken_link"](export) is None
+
+
+def test_the_reference_checker_finds_the_same_broken_links(
+    reference: dict[str, Any], export: dict[str, Any]
+) -> None:
+    check = reference["first_broken_link"]
+    changed = copy.deepcopy(export)
+    changed["events"][7]["data"]["card"] = "ZZ"
+    assert check(changed) == 8
+    dropped = copy.deepcopy(export)
+    del dropped["events"][3]
+    assert check(dropped) == 4
+    head = copy.deepcopy(export)
+    head["chain"]["head"] = "0" * 64
+    assert check(head) == len(export["events"]) + 1
+
+
+def test_the_reference_canonical_form_is_the_codes(
+    reference: dict[str, Any], export: dict[str, Any]
+) -> None:
+    for event in export["events"]:
+        content = {name: value for name, value in event.items() if name != "hash"}
+        assert reference["canonical"](content) == canonical(content)
+
+
+def test_the_worked_example_is_what_the_code_computes() -> None:
+    example = json.loads(_block("<!-- worked-chain: the events"))
+    stated = dict(
+        line.split(": ", 1) for line in _block("<!-- worked-chain: the canonical").splitlines()
+    )
+    previous = genesis(example["game_id"])
+    assert stated["genesis"] == previous
+    for event in example["events"]:
+        linked = link(event, previous)
+        content = {name: value for name, value in linked.items() if name != "hash"}
+        number = event["version"]
+        assert stated[f"canonical {number}"] == canonical(content).decode("utf-8")
+        assert stated[f"hash {number}"] == linked["hash"]
+        previous = linked["hash"]

@@ -1,0 +1,279 @@
+"""Tampered exports fail `rummy verify`, each naming the first bad event.
+
+Every tampering is tried twice where it makes sense: naively (the hashes
+are left as they were, so the chain breaks at the changed event) and by a
+forger who rewrites the whole chain (so the chain holds, and the replay with
+the rules and the seed must catch it at the same event).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+
+from service.audit.chain import genesis, link
+from service.audit.referee import Referee
+from service.audit.verify import Finding, Outcome, verify_export
+from service.cli import main
+from service.config import Settings, Store
+from service.domain import shuffle
+from service.domain.cards import FULL_DECK
+from service.game.application import RummyApplication
+from service.projections.audit import audit_export
+from tests.audit_stream.games import LONG_HAND_RULES, new_game, play
+
+Export = dict[str, Any]
+
+
+@pytest.fixture(scope="module")
+def original() -> Export:
+    """A finished three-player game: recycles, an exhausted hand, then a hand played out."""
+    games = RummyApplication(env=Settings(store=Store.MEMORY).event_store_env())
+    game_id, _ = new_game(games, players=3, rules=LONG_HAND_RULES, client_seeds=("", "b", "c"))
+    play(games, game_id, meld_from_hand=2)
+    export: Export = json.loads(
+        msgspec.json.encode(audit_export(str(game_id), games.events_after(game_id)))
+    )
+    assert verify_export(export).outcome is Outcome.VERIFIED
+    return export
+
+
+@pytest.fixture
+def export(original: Export) -> Export:
+    return copy.deepcopy(original)
+
+
+def rechain(export: Export, *, renumber: bool = True) -> Export:
+    """What a forger does after editing: renumber the versions and recompute every hash."""
+    previous = genesis(export["game_id"])
+    for place, event in enumerate(export["events"], start=1):
+        if renumber:
+            event["version"] = place
+        linked = link(event, previous)
+        event.clear()
+        event.update(linked)
+        previous = linked["hash"]
+    export["chain"].update(head=previous, length=len(export["events"]))
+    export["version"] = len(export["events"])
+    return export
+
+
+def place_of(export: Export, kind: str, nth: int = 1, **data: Any) -> int:
+    """The 0-based index of the `nth` event of `kind` whose data has `data`."""
+    found = [
+        index
+        for index, event in enumerate(export["events"])
+        if event["type"] == kind and all(event["data"].get(k) == v for k, v in data.items())
+    ]
+    return found[nth - 1]
+
+
+def failure(export: Export) -> Finding:
+    verdict = verify_export(export)
+    assert verdict.outcome is Outcome.FAILED, verdict.report()
+    assert verdict.finding is not None
+    return verdict.finding
+
+
+def held_before(export: Export, index: int, seat: int) -> set[str]:
+    """The cards `seat` holds just before event `index`, by replaying the log up to it."""
+    referee = Referee(seed=export["seed"], recorded=export["events"])
+    for event in export["events"][:index]:
+        referee.take(event["type"], event["data"], event.get("seat"))
+    assert referee.table is not None
+    assert referee.table.hand is not None
+    return {card.code for card in referee.table.hand.hands[seat]}
+
+
+# --- change a card ----------------------------------------------------------------------------
+
+
+def _other_card(export: Export, index: int) -> str:
+    event = export["events"][index]
+    held = held_before(export, index, event["seat"])
+    return next(card.code for card in FULL_DECK if card.code not in held)
+
+
+def test_a_changed_discard_breaks_the_chain_at_that_event(export: Export) -> None:
+    index = place_of(export, "card_discarded", nth=10)
+    export["events"][index]["data"]["card"] = _other_card(export, index)
+    found = failure(export)
+    assert (found.position, found.type) == (index + 1, "card_discarded")
+    assert "does not match its hash" in found.message
+
+
+def test_a_changed_discard_with_a_rewritten_chain_breaks_the_rules_at_that_event(
+    export: Export,
+) -> None:
+    index = place_of(export, "card_discarded", nth=10)
+    card = _other_card(export, index)
+    export["events"][index]["data"]["card"] = card
+    found = failure(rechain(export))
+    assert (found.position, found.type) == (index + 1, "card_discarded")
+    assert f"discard of {card} breaks the rules" in found.message
+    assert "not in your hand" in found.message
+
+
+def test_a_changed_card_drawn_from_the_stock_is_not_the_top_of_the_stock(export: Export) -> None:
+    index = place_of(export, "card_drawn", nth=7, source="stock")
+    drawn = export["events"][index]["data"]["card"]
+    export["events"][index]["data"]["card"] = _other_card(export, index)
+    found = failure(rechain(export))
+    assert found.position == index + 1
+    assert f"the top of the stock was {drawn}" in found.message
+
+
+def test_a_changed_deal_is_not_the_deck_the_seed_gives(export: Export) -> None:
+    index = place_of(export, "hand_dealt", nth=2)
+    deck = export["events"][index]["data"]["deck"]
+    deck[0], deck[1] = deck[1], deck[0]
+    export["hands"][1]["deck"] = deck
+    found = failure(rechain(export))
+    assert (found.position, found.type) == (index + 1, "hand_dealt")
+    assert "hand 2's deck is not the one docs/fairness.md derives from the seed" in found.message
+    assert "first difference at index 0" in found.message
+
+
+def test_a_changed_recycle_is_not_the_shuffle_the_seed_gives(export: Export) -> None:
+    index = place_of(export, "stock_recycled", nth=1)
+    stock = export["events"][index]["data"]["stock"]
+    stock.reverse()
+    found = failure(rechain(export))
+    assert (found.position, found.type) == (index + 1, "stock_recycled")
+    assert "recycle/1/1 shuffle of the discard pile" in found.message
+
+
+def test_a_changed_time_breaks_the_chain(export: Export) -> None:
+    export["events"][5]["at"] = "2020-01-01T00:00:00Z"
+    found = failure(export)
+    assert found.position == 6
+    assert "does not match its hash" in found.message
+
+
+# --- drop, swap, insert events ---------------------------------------------------------------
+
+
+def test_a_dropped_event_is_named_where_it_is_missing(export: Export) -> None:
+    index = place_of(export, "card_drawn", nth=12)
+    del export["events"][index]
+    found = failure(export)
+    assert found.position == index + 1
+    assert found.version == index + 2
+    assert "missing" in found.message
+
+
+def test_a_dropped_event_with_a_rewritten_chain_breaks_the_rules_where_it_was(
+    export: Export,
+) -> None:
+    index = place_of(export, "card_drawn", nth=12)
+    del export["events"][index]
+    found = failure(rechain(export))
+    assert found.position == index + 1
+    assert "breaks the rules" in found.message
+    assert "Draw a card first" in found.message
+
+
+def test_two_swapped_events_are_named_where_the_order_breaks(export: Export) -> None:
+    index = place_of(export, "card_drawn", nth=15)
+    events = export["events"]
+    events[index], events[index + 1] = events[index + 1], events[index]
+    found = failure(export)
+    assert (found.position, found.version) == (index + 1, index + 2)
+    assert "out of order" in found.message
+
+
+def test_two_swapped_events_with_a_rewritten_chain_break_the_rules(export: Export) -> None:
+    index = place_of(export, "card_drawn", nth=15)
+    events = export["events"]
+    assert events[index + 1]["type"] in {"card_discarded", "meld_laid", "card_laid_off"}
+    events[index], events[index + 1] = events[index + 1], events[index]
+    found = failure(rechain(export))
+    assert found.position == index + 1
+    assert "Draw a card first" in found.message
+
+
+def test_a_repeated_event_is_named(export: Export) -> None:
+    export["events"].insert(20, copy.deepcopy(export["events"][19]))
+    found = failure(export)
+    assert (found.position, found.version) == (21, 20)
+
+
+def test_a_log_cut_in_the_middle_of_a_move_is_named(export: Export) -> None:
+    index = place_of(export, "stock_recycled", nth=1)
+    del export["events"][index + 1 :]
+    found = failure(rechain(export))
+    assert found.position == index + 2
+    assert "the log ends before the card_drawn" in found.message
+
+
+# --- the seed, the scores, the winner --------------------------------------------------------
+
+
+def test_a_changed_seed_does_not_match_the_commitment_of_the_first_event(export: Export) -> None:
+    export["seed"] = export["seed"][:-1] + ("0" if export["seed"][-1] != "0" else "1")
+    found = failure(export)
+    assert (found.position, found.type) == (1, "game_created")
+    assert "the revealed seed does not match the seed_commitment" in found.message
+
+
+def test_a_changed_seed_and_commitment_give_other_deals(export: Export) -> None:
+    forged = "f" * 64
+    export["seed"] = forged
+    export["seed_commitment"] = shuffle.commitment(forged)
+    export["events"][0]["data"]["seed_commitment"] = shuffle.commitment(forged)
+    found = failure(rechain(export))
+    assert (found.position, found.type) == (2, "hand_dealt")
+
+
+def test_a_changed_score_is_named_at_the_end_of_its_hand(export: Export) -> None:
+    index = place_of(export, "hand_ended", nth=2)
+    export["events"][index]["data"]["points"][0] += 10
+    found = failure(rechain(export))
+    assert (found.position, found.type) == (index + 1, "hand_ended")
+    assert "ended with points" in found.message
+
+
+def test_a_changed_winner_is_named_at_the_end_of_the_game(export: Export) -> None:
+    event = export["events"][-1]
+    assert event["type"] == "game_finished"
+    event["data"]["winner"] = (event["data"]["winner"] + 1) % 3
+    export["winner"] = event["data"]["winner"]
+    found = failure(rechain(export))
+    assert (found.position, found.type) == (len(export["events"]), "game_finished")
+    assert "finished with winner" in found.message
+
+
+@pytest.mark.parametrize(
+    ("field", "change"),
+    [
+        ("winner", lambda export: export.update(winner=(export["winner"] + 1) % 3)),
+        ("rules", lambda export: export["rules"].update(target=50)),
+        ("chain", lambda export: export["chain"].update(head="0" * 64)),
+        ("hands", lambda export: export["hands"].pop()),
+    ],
+)
+def test_a_top_level_field_that_disagrees_with_the_log_is_named(
+    export: Export, field: str, change: Callable[[Export], Any]
+) -> None:
+    change(export)
+    found = failure(export)
+    assert found.field == field
+    assert found.position is None
+
+
+def test_rummy_verify_exits_non_zero_naming_the_first_bad_event(
+    export: Export, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    index = place_of(export, "card_discarded", nth=3)
+    export["events"][index]["data"]["card"] = _other_card(export, index)
+    path = tmp_path / "tampered.json"
+    path.write_text(json.dumps(rechain(export)), encoding="utf-8")
+    assert main(["verify", str(path)]) == 1
+    said = capsys.readouterr().err
+    assert said.startswith(f"FAILED: game {export['game_id']}: event {index + 1} (card_discarded)")
