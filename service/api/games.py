@@ -15,7 +15,7 @@ from litestar.datastructures import ResponseHeader
 from litestar.di import NamedDependency
 from litestar.exceptions import ValidationException
 from litestar.openapi.spec import Example
-from litestar.params import FromPath, JSONBody, Parameter, QueryParameter
+from litestar.params import FromPath, HeaderParameter, JSONBody, QueryParameter
 
 from service.api.auth import require_player, viewer_for
 from service.api.docs import problems
@@ -64,8 +64,8 @@ ETAG = ResponseHeader(
 )
 Authorization = Annotated[
     str | None,
-    Parameter(
-        header="Authorization",
+    HeaderParameter(
+        name="Authorization",
         required=False,
         description="`Bearer <token>`: a player token, the admin token, or none (public).",
     ),
@@ -236,8 +236,8 @@ class GamesController(Controller):
         authorization: Authorization = None,
         idempotency_key: Annotated[
             str | None,
-            Parameter(
-                header="Idempotency-Key",
+            HeaderParameter(
+                name="Idempotency-Key",
                 required=False,
                 min_length=1,
                 max_length=255,
@@ -246,8 +246,8 @@ class GamesController(Controller):
         ] = None,
         if_match: Annotated[
             str | None,
-            Parameter(
-                header="If-Match",
+            HeaderParameter(
+                name="If-Match",
                 required=False,
                 description='Act only if the game is still at this version (`"12"`); else 412.',
             ),

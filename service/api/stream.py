@@ -327,7 +327,7 @@ class StreamController(Controller):
         last_event_id: Annotated[
             str | None,
             HeaderParameter(
-                header="Last-Event-ID",
+                name="Last-Event-ID",
                 required=False,
                 max_length=12,
                 description="The `id` of the last message received; overrides `after`.",

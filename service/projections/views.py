@@ -123,7 +123,10 @@ class HiddenCards(msgspec.Struct, kw_only=True):
     """Oldest first; the last is the top."""
 
 
-class GameView(msgspec.Struct, kw_only=True):
+class GameView(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """A game as one caller sees it. The caller-specific fields are absent
+    where they do not apply (the public view has no `my_hand`)."""
+
     game_id: str
     version: int
     status: str

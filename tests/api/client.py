@@ -1,0 +1,154 @@
+"""A client that plays the HTTP service in process, on the in-memory store.
+
+`Api` wraps litestar's TestClient with the calls a client of API.md makes;
+`Game` is one game as the tests see it: its id, its tokens, and every
+response about it (`log`), so a test can look at all of them afterwards.
+Every successful game response is checked on the way for its `ETag`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+from litestar import Litestar
+from litestar.testing import TestClient
+
+from service.api.app import create_app
+from service.config import Settings, Store
+from service.game.application import RummyApplication
+from tests.game.players import deck_for
+
+ADMIN_TOKEN = "admin-token-for-the-api-tests"
+ADMIN = "admin"
+"""`who` for the admin token; None is the public (no token), an int a seat."""
+PUBLIC = None
+
+Who = int | str | None
+Json = Any
+
+
+def make_app() -> Litestar:
+    settings = Settings(store=Store.MEMORY, admin_token=ADMIN_TOKEN)
+    return create_app(RummyApplication(env=settings.event_store_env()), settings)
+
+
+def deck(hands: Sequence[str], upcard: str, stock: str = "", dealer: int = 0) -> list[str]:
+    """The deck order (card codes) that deals `hands` (one per seat, `"KS 9D 4C"`)
+    with `dealer` dealing, then `upcard`, then `stock` top first, then the rest."""
+    return [card.code for card in deck_for(hands, upcard, stock, dealer)]
+
+
+def check_etag(response: httpx.Response) -> None:
+    """Every response that shows a game carries its version as a quoted ETag."""
+    assert response.headers["etag"] == f'"{response.json()["version"]}"'
+
+
+@dataclass
+class Game:
+    """One game, as a client sees it."""
+
+    api: Api
+    id: str
+    tokens: dict[int, str]
+    created: Json
+    log: list[httpx.Response] = field(default_factory=list)
+    """Every response about this game, oldest first (creation and joins included)."""
+
+    def headers(self, who: Who, extra: Mapping[str, str] | None = None) -> dict[str, str]:
+        headers = dict(extra or {})
+        if who == ADMIN:
+            headers["Authorization"] = f"Bearer {ADMIN_TOKEN}"
+        elif isinstance(who, int):
+            headers["Authorization"] = f"Bearer {self.tokens[who]}"
+        return headers
+
+    def get(self, path: str, who: Who, **params: Any) -> httpx.Response:
+        response = self.api.client.get(
+            f"/games/{self.id}{path}", headers=self.headers(who), params=params
+        )
+        self.log.append(response)
+        return response
+
+    def view(self, who: Who = PUBLIC) -> Json:
+        response = self.get("", who)
+        assert response.status_code == 200, response.text
+        check_etag(response)
+        return response.json()
+
+    def events(self, who: Who = PUBLIC, after: int = 0) -> list[Json]:
+        response = self.get("/events", who, after=after)
+        assert response.status_code == 200, response.text
+        check_etag(response)
+        events: list[Json] = response.json()["events"]
+        return events
+
+    def replay(self, who: Who, version: int) -> Json:
+        response = self.get("/replay", who, version=version)
+        assert response.status_code == 200, response.text
+        check_etag(response)
+        return response.json()
+
+    def act(
+        self, seat: Who, actions: Json, headers: Mapping[str, str] | None = None
+    ) -> httpx.Response:
+        """POST the actions (one, or a list) for `seat`; any outcome."""
+        response = self.api.client.post(
+            f"/games/{self.id}/actions", json=actions, headers=self.headers(seat, headers)
+        )
+        self.log.append(response)
+        return response
+
+    def play(self, seat: int, actions: Json) -> Json:
+        """Act and expect success: the player's new view."""
+        response = self.act(seat, actions)
+        assert response.status_code == 200, response.text
+        check_etag(response)
+        view: Json = response.json()
+        return view
+
+    def join(self, name: str, **extra: Any) -> Json:
+        response = self.api.client.post(f"/games/{self.id}/players", json={"name": name, **extra})
+        self.log.append(response)
+        assert response.status_code == 201, response.text
+        joined: Json = response.json()
+        self.tokens[joined["seat"]] = joined["token"]
+        return joined
+
+
+class Api:
+    """The calls a client of API.md makes."""
+
+    def __init__(self, client: TestClient[Litestar]) -> None:
+        self.client = client
+
+    def create(self, **body: Any) -> Game:
+        response = self.client.post("/games", json=body)
+        assert response.status_code == 201, response.text
+        created = response.json()
+        game = Game(
+            api=self,
+            id=created["game_id"],
+            tokens={player["seat"]: player["token"] for player in created["players"]},
+            created=created,
+        )
+        game.log.append(response)
+        return game
+
+
+def draw(source: str = "stock") -> Json:
+    return {"type": "draw", "source": source}
+
+
+def meld(cards: str) -> Json:
+    return {"type": "meld", "cards": cards.split()}
+
+
+def lay_off(card: str, meld_id: str) -> Json:
+    return {"type": "lay_off", "card": card, "meld_id": meld_id}
+
+
+def discard(card: str) -> Json:
+    return {"type": "discard", "card": card}

@@ -1,0 +1,85 @@
+"""The README's curl game plays as the README says.
+
+The commands are read from the README itself (the `A complete game with
+curl` section) and sent to the app in process, in order, with the tokens
+the first one returns, so the README cannot drift from the service.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from tests.api.client import Api, Json
+
+README = Path(__file__).resolve().parents[2] / "README.md"
+
+
+@dataclass
+class Curl:
+    method: str
+    path: str
+    """With `$ID` still in it."""
+    token: str | None
+    """The shell variable holding the bearer token (`ANN`, `BOB`), if any."""
+    body: object
+
+
+def readme_game() -> list[Curl]:
+    text = README.read_text(encoding="utf-8")
+    section = text.split("## A complete game with curl", 1)[1]
+    script = section.split("```sh", 1)[1].split("```", 1)[0]
+    commands = []
+    for chunk in script.split("curl ")[1:]:
+        command = chunk.replace("\\\n", " ")
+        path = re.search(r"\$API(/[^\s\"'|)]*)", command)
+        assert path is not None, command
+        token = re.search(r"Bearer \$(\w+)", command)
+        body = re.search(r"-d '(.*?)'", command, re.DOTALL)
+        commands.append(
+            Curl(
+                method="POST" if "-X POST" in command else "GET",
+                path=path.group(1),
+                token=token.group(1) if token else None,
+                body=json.loads(body.group(1)) if body else None,
+            )
+        )
+    return commands
+
+
+def test_the_readme_game_plays_as_written(api: Api) -> None:
+    commands = readme_game()
+    create, *moves, last = commands
+    assert (create.method, create.path) == ("POST", "/games")
+    created = api.client.post("/games", json=create.body)
+    assert created.status_code == 201, created.text
+    game = created.json()
+    tokens = {"ANN": game["players"][0]["token"], "BOB": game["players"][1]["token"]}
+
+    def send(curl: Curl) -> Json:
+        headers = {} if curl.token is None else {"Authorization": f"Bearer {tokens[curl.token]}"}
+        response = api.client.request(
+            curl.method,
+            curl.path.replace("$ID", game["game_id"]),
+            json=curl.body,
+            headers=headers,
+        )
+        assert response.status_code < 400, (curl, response.text)
+        return response.json()
+
+    answers = [send(curl) for curl in moves]
+    finished = next(body for body in answers if body.get("status") == "finished")
+    # "Ann was left holding 76 points: Bob wins 76 to 0."
+    assert finished["winner"] == 1
+    assert [player["score"] for player in finished["players"]] == [0, 76]
+
+    # The last command shows an error: the game is over.
+    headers = {"Authorization": f"Bearer {tokens[last.token or 'ANN']}"}
+    error = api.client.post(
+        last.path.replace("$ID", game["game_id"]), json=last.body, headers=headers
+    )
+    assert error.status_code == 409
+    assert error.headers["content-type"].startswith("application/problem+json")
+    assert error.json()["code"] == "game_over"
