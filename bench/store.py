@@ -1,0 +1,573 @@
+"""Event-store throughput and rebuild times, through the application.
+
+    uv run python bench/store.py                      # memory, sqlite, postgres
+    uv run python bench/store.py --stores sqlite --actions 5000
+
+For each store, in this one process:
+
+- **actions/s**: complete games of random legal moves (the engine bench's
+  player), one action per `app.act` command, the time spent in `act`
+  counted. The players choose from a domain table of their own, so no view
+  is read between commands; reading a game (`app.state`, what a view costs)
+  is timed apart. On PostgreSQL, if one thread makes less than `--target`
+  actions/s, `--threads` threads sharing one application (as the HTTP
+  workers do), each playing its own games, are measured too, per second of
+  wall time. PostgreSQL is measured twice: with the library's recorder, as
+  the service runs, and with `LockedInsertRecorder` below (same guarantees,
+  one statement per append).
+- **rebuilding a game of `--events` events** (a game played until it has
+  that many, with a target no game reaches first):
+  *cold*: a fresh application without a cache reads and replays every event
+  (also split into reading+decoding and replaying); *snapshot*: from a
+  snapshot at the last version, and at the last multiple of 100 (then up to
+  99 events replayed); *cache*: the cached game of a warm application (a
+  fast-forward query for newer events and the copy a command works on).
+
+Each figure is the median of `--rounds` rounds (or of `--repeat` timings)
+with the best one: on a busy machine the best is nearer what an idle one
+gives. The load average is printed before and after.
+
+Snapshots need transcodings: the aggregate's state holds domain objects
+(`Table`, `Card`, …) that the library's JSON transcoder cannot store. The
+bench registers its own (below) on a subclass of the application; the
+service does not use snapshots (docs/storage.md says why).
+
+PostgreSQL: the server named by POSTGRES_HOST/_PORT/_USER/_PASSWORD, database
+`--pg-dbname` (default `test`), in a schema of its own dropped afterwards.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass, fields, replace
+from pathlib import Path
+from typing import Any, ClassVar
+from uuid import UUID, uuid4
+
+import psycopg
+from eventsourcing.domain import Snapshot
+from eventsourcing.persistence import JSONTranscoder, Transcoding
+from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastore
+from eventsourcing.utils import get_topic
+from psycopg import sql
+
+from bench.engine import random_action
+from service.config import Settings, Store
+from service.domain.cards import Card
+from service.domain.decks import SeededDecks
+from service.domain.melds import MeldKind, TableMeld
+from service.domain.play import play, start
+from service.domain.rules import RuleSet
+from service.domain.state import HandEnding, HandResult, HandState, Phase, Table
+from service.game.application import NewGame, NewSeat, RummyApplication
+
+NO_CACHE = {"AGGREGATE_CACHE_MAXSIZE": ""}
+"""An empty size turns the library's aggregate cache off."""
+
+ENDLESS = RuleSet(target=100_000)
+"""So the rebuild game reaches its number of events before it ends."""
+
+
+# --- measuring ----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Timing:
+    """Milliseconds: the median of the runs, and the best (what an idle machine gives)."""
+
+    median: float
+    best: float
+
+    def __str__(self) -> str:
+        return f"{self.median:6.2f} ms (best {self.best:.2f})"
+
+
+def timed(call: Callable[[], object], repeat: int) -> Timing:
+    times = []
+    for _ in range(repeat):
+        began = time.perf_counter()
+        call()
+        times.append(1000 * (time.perf_counter() - began))
+    return Timing(statistics.median(times), min(times))
+
+
+@dataclass(frozen=True, slots=True)
+class Throughput:
+    store: str
+    threads: int
+    actions: int
+    rates: tuple[float, ...]
+    """Actions per second of each round: with one thread per second spent in
+    `app.act`; with several, per second of wall time (which also holds the
+    players' own choosing of moves, a few percent)."""
+    act_ms: float
+    """The mean time of one `app.act`, over every thread and round."""
+    view: Timing
+    """Reading one game (`app.state`), as a view does."""
+
+    def line(self) -> str:
+        return (
+            f"{self.store}, {self.threads} thread(s): "
+            f"{statistics.median(self.rates):6,.0f} actions/s median of {len(self.rates)} rounds, "
+            f"best {max(self.rates):,.0f} (act {self.act_ms:.2f} ms); reading a game {self.view}"
+        )
+
+
+def play_games(app: RummyApplication, actions: int, seed: str) -> tuple[int, float]:
+    """Play games of random legal moves until `actions` commands; (commands,
+    seconds spent in `app.act`). The players choose from a domain table that
+    plays the same moves, so no read of the game is needed between commands."""
+    rng = random.Random(seed)
+    done = 0
+    acting = 0.0
+    number = 0
+    while done < actions:
+        number += 1
+        game_seed = f"{seed}/{number}"
+        game_id = app.create_game(
+            NewGame(seats=[NewSeat("a"), NewSeat("b")], seed=game_seed)
+        ).game_id
+        table = Table(rules=RuleSet(), players=2, seated=[True, True])
+        decks = SeededDecks(seed=game_seed, client_seeds=("", ""))
+        start(table, decks)
+        while done < actions and not table.finished:
+            seat, action = random_action(table, rng)
+            began = time.perf_counter()
+            version = app.act(game_id, seat, [action])
+            acting += time.perf_counter() - began
+            play(table, seat, [action], decks)
+            done += 1
+        assert app.state(game_id).version == version, "the players' table kept up"
+    return done, acting
+
+
+def one_round(
+    app: RummyApplication, seed: str, actions: int, threads: int
+) -> tuple[int, float, float]:
+    """`threads` threads sharing `app`, each playing its own games, `actions`
+    commands in all; (commands, seconds in `app.act` summed, seconds of wall time)."""
+    results: list[tuple[int, float]] = []
+    lock = threading.Lock()
+
+    def worker(number: int) -> None:
+        result = play_games(app, actions // threads, f"{seed}-{number}")
+        with lock:
+            results.append(result)
+
+    workers = [threading.Thread(target=worker, args=(n,)) for n in range(threads)]
+    began = time.perf_counter()
+    for thread in workers:
+        thread.start()
+    for thread in workers:
+        thread.join()
+    wall = time.perf_counter() - began
+    return sum(done for done, _ in results), sum(acting for _, acting in results), wall
+
+
+def throughput(
+    app: RummyApplication, store: str, actions: int, threads: int, rounds: int
+) -> Throughput:
+    rates: list[float] = []
+    act_seconds = 0.0
+    done = 0
+    for round_ in range(rounds):
+        seed = f"bench-{store}-{threads}-{round_}"
+        made, acting, wall = one_round(app, seed, actions // rounds, threads)
+        rates.append(made / (acting if threads == 1 else wall))
+        act_seconds += acting
+        done += made
+    game_id = app.create_game(NewGame(seats=[NewSeat("a"), NewSeat("b")])).game_id
+    return Throughput(
+        store=store,
+        threads=threads,
+        actions=done,
+        rates=tuple(rates),
+        act_ms=1000 * act_seconds / done,
+        view=timed(lambda: app.state(game_id), 200),
+    )
+
+
+# --- snapshots ----------------------------------------------------------------
+
+
+class CardAsCode(Transcoding):
+    type = Card
+    name = "card"
+
+    def encode(self, obj: Card) -> str:
+        return obj.code
+
+    def decode(self, data: str) -> Card:
+        return Card.parse(data)
+
+
+class RuleSetAsDict(Transcoding):
+    type = RuleSet
+    name = "rule_set"
+
+    def encode(self, obj: RuleSet) -> dict[str, Any]:
+        return obj.to_dict()
+
+    def decode(self, data: dict[str, Any]) -> RuleSet:
+        return RuleSet.from_dict(data)
+
+
+class MeldAsDict(Transcoding):
+    type = TableMeld
+    name = "table_meld"
+
+    def encode(self, obj: TableMeld) -> dict[str, Any]:
+        return {
+            "id": obj.id,
+            "kind": obj.kind.value,
+            "cards": obj.cards,
+            "owner": obj.owner,
+            "laid_off": obj.laid_off,
+        }
+
+    def decode(self, data: dict[str, Any]) -> TableMeld:
+        return TableMeld(
+            id=data["id"],
+            kind=MeldKind(data["kind"]),
+            cards=data["cards"],
+            owner=data["owner"],
+            laid_off=[(card, seat) for card, seat in data["laid_off"]],
+        )
+
+
+class ResultAsDict(Transcoding):
+    type = HandResult
+    name = "hand_result"
+
+    def encode(self, obj: HandResult) -> dict[str, Any]:
+        return {
+            "hand_number": obj.hand_number,
+            "how": obj.how.value,
+            "out_seat": obj.out_seat,
+            "remaining": obj.remaining,
+            "values": obj.values,
+            "points": obj.points,
+            "totals": obj.totals,
+        }
+
+    def decode(self, data: dict[str, Any]) -> HandResult:
+        return HandResult(
+            hand_number=data["hand_number"],
+            how=HandEnding(data["how"]),
+            out_seat=data["out_seat"],
+            remaining=tuple(tuple(cards) for cards in data["remaining"]),
+            values=tuple(data["values"]),
+            points=tuple(data["points"]),
+            totals=tuple(data["totals"]),
+        )
+
+
+class HandAsDict(Transcoding):
+    type = HandState
+    name = "hand_state"
+    FIELDS = tuple(field.name for field in fields(HandState) if field.name != "phase")
+
+    def encode(self, obj: HandState) -> dict[str, Any]:
+        return {"phase": obj.phase.value, **{name: getattr(obj, name) for name in self.FIELDS}}
+
+    def decode(self, data: dict[str, Any]) -> HandState:
+        return HandState(**{**data, "phase": Phase(data["phase"])})
+
+
+class TableAsDict(Transcoding):
+    type = Table
+    name = "table"
+    FIELDS = tuple(field.name for field in fields(Table))
+
+    def encode(self, obj: Table) -> dict[str, Any]:
+        return {name: getattr(obj, name) for name in self.FIELDS}
+
+    def decode(self, data: dict[str, Any]) -> Table:
+        return Table(**data)
+
+
+class SnapshottingRummy(RummyApplication):
+    """The application with a snapshot store and the transcodings its state needs."""
+
+    name = "rummy"  # a subclass is named after itself, and so are its tables
+    is_snapshotting_enabled = True
+    snapshot_class = Snapshot
+    TRANSCODINGS: ClassVar[list[Transcoding]] = [
+        CardAsCode(),
+        RuleSetAsDict(),
+        MeldAsDict(),
+        ResultAsDict(),
+        HandAsDict(),
+        TableAsDict(),
+    ]
+
+    def register_transcodings(self, transcoder: JSONTranscoder) -> None:
+        super().register_transcodings(transcoder)
+        for transcoding in self.TRANSCODINGS:
+            transcoder.register(transcoding)
+
+
+# --- a one-statement insert on PostgreSQL ----------------------------------------
+
+
+class LockedInsertRecorder(PostgresApplicationRecorder):
+    """Appends through one server-side function that takes the table lock itself.
+
+    The library's recorder holds `LOCK TABLE ... IN EXCLUSIVE MODE` (which keeps
+    the notification ids in commit order) across several round trips of one
+    transaction: begin, lock, notify, insert, read the ids back, commit. Every
+    append in the database waits for that. Its optional insert function
+    (`POSTGRES_ENABLE_DB_FUNCTIONS`) is one statement but takes no lock, so the
+    ids would no longer follow commit order. This function does both: lock,
+    notify and insert in one statement, committed at once. Its own name keeps
+    the library's function (which any other process may recreate) intact.
+    """
+
+    FUNCTION = "rummy_insert_events_locked"
+
+    def __init__(
+        self, datastore: PostgresDatastore, *, events_table_name: str = "stored_events"
+    ) -> None:
+        super().__init__(datastore, events_table_name=events_table_name)
+        schema = sql.Identifier(datastore.schema)
+        function = sql.Identifier(self.FUNCTION)
+        self.pg_function_name_insert_events = self.FUNCTION
+        self.sql_invoke_pg_function_insert_events = sql.SQL(
+            "SELECT * FROM {schema}.{function}((%s))"
+        ).format(schema=schema, function=function)
+        self.sql_create_pg_function_insert_events = sql.SQL(
+            "CREATE OR REPLACE FUNCTION {schema}.{function}(events {schema}.{event}[]) "
+            "RETURNS SETOF bigint LANGUAGE plpgsql AS $BODY$ BEGIN "
+            "SET LOCAL lock_timeout = '{lock_timeout}s'; "
+            "LOCK TABLE {schema}.{table} IN EXCLUSIVE MODE; "
+            "NOTIFY {channel}; "
+            "RETURN QUERY INSERT INTO {schema}.{table} AS t "
+            "(originator_id, originator_version, topic, state) "
+            "SELECT originator_id, originator_version, topic, state FROM unnest(events) "
+            "RETURNING notification_id; "
+            "END; $BODY$"
+        ).format(
+            schema=schema,
+            function=function,
+            event=sql.Identifier(self.stored_event_type_name),
+            lock_timeout=datastore.lock_timeout,
+            table=sql.Identifier(self.events_table_name),
+            channel=sql.Identifier(self.channel_name),
+        )
+        index = self.create_insert_function_statement_index
+        self.sql_create_statements[index] = self.sql_create_pg_function_insert_events
+
+
+LOCKED_INSERT = {
+    "APPLICATION_RECORDER_TOPIC": get_topic(LockedInsertRecorder),
+    "POSTGRES_ENABLE_DB_FUNCTIONS": "y",
+}
+
+
+# --- rebuilding -----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Rebuild:
+    store: str
+    events: int
+    cold_first_ms: float
+    cold: Timing
+    read: Timing
+    snapshot: Timing
+    snapshot_tail: int
+    snapshot_tail_timing: Timing
+    cached: Timing
+
+    def lines(self) -> list[str]:
+        return [
+            f"{self.store:8} rebuilding a game of {self.events} events:",
+            f"  cold (fresh application, no cache): {self.cold}; the first read "
+            f"{self.cold_first_ms:.2f} ms; of which reading and decoding {self.read}",
+            f"  from a snapshot at the last version: {self.snapshot}",
+            f"  from a snapshot {self.snapshot_tail} events back: {self.snapshot_tail_timing}",
+            f"  from the cache (fast-forward and copy): {self.cached}",
+        ]
+
+
+def game_of(app: RummyApplication, events: int, seed: str) -> UUID:
+    """A game played until it holds at least `events` events."""
+    rng = random.Random(seed)
+    game_id = app.create_game(
+        NewGame(seats=[NewSeat("a"), NewSeat("b")], rules=ENDLESS, seed=seed)
+    ).game_id
+    version = 1
+    while version < events:
+        seat, action = random_action(app.state(game_id).table, rng)
+        version = app.act(game_id, seat, [action])
+    return game_id
+
+
+def rebuild(
+    settings: Settings, open_app: Callable[..., RummyApplication], events: int, repeat: int
+) -> Rebuild:
+    store = settings.store.value
+    writer = open_app(SnapshottingRummy)
+    game_id = game_of(writer, events, f"rebuild-{store}")
+    latest = writer.state(game_id)
+    version = latest.version
+
+    if settings.store is Store.MEMORY:
+        # Nothing is shared between applications in memory: read at a version,
+        # which always rebuilds from the store (no snapshot has been taken yet).
+        cold_app: RummyApplication = writer
+    else:
+        cold_app = open_app(RummyApplication, **NO_CACHE)
+    began = time.perf_counter()
+    cold = cold_app.state(game_id, version=version)
+    cold_first_ms = 1000 * (time.perf_counter() - began)
+    assert cold == latest, "a cold rebuild is the game as it was live"
+    cold_timing = timed(lambda: cold_app.state(game_id, version=version), repeat)
+    read = timed(lambda: list(cold_app.events.get(game_id, lte=version)), repeat)
+
+    back = version - version // 100 * 100 or 100
+    writer.take_snapshot(game_id, version=version - back)
+    from_tail = writer.state(game_id, version=version)
+    assert from_tail == latest, "a rebuild from a snapshot is the game as it was live"
+    tail = timed(lambda: writer.state(game_id, version=version), repeat)
+    writer.take_snapshot(game_id, version=version)
+    assert writer.state(game_id, version=version) == latest
+    snapshot = timed(lambda: writer.state(game_id, version=version), repeat)
+
+    cached = timed(lambda: writer.state(game_id), repeat)
+    return Rebuild(
+        store=store,
+        events=version,
+        cold_first_ms=cold_first_ms,
+        cold=cold_timing,
+        read=read,
+        snapshot=snapshot,
+        snapshot_tail=back,
+        snapshot_tail_timing=tail,
+        cached=cached,
+    )
+
+
+# --- stores -----------------------------------------------------------------------
+
+
+@contextmanager
+def store_settings(store: Store, pg_dbname: str) -> Iterator[Settings]:
+    """Settings for a throw-away store of the kind named."""
+    if store is Store.MEMORY:
+        yield Settings(store=store)
+        return
+    if store is Store.SQLITE:
+        with tempfile.TemporaryDirectory(prefix="rummy-bench-") as directory:
+            yield Settings(store=store, sqlite_path=str(Path(directory) / "bench.sqlite"))
+        return
+    settings = replace(
+        Settings.from_env(),
+        store=store,
+        postgres_dbname=pg_dbname,
+        postgres_schema=f"rummy_bench_{uuid4().hex[:12]}",
+        postgres_pool_size=8,
+    )
+    schema = sql.Identifier(settings.postgres_schema)
+    with psycopg.connect(
+        host=settings.postgres_host,
+        port=settings.postgres_port,
+        user=settings.postgres_user,
+        password=settings.postgres_password,
+        dbname=settings.postgres_dbname,
+        autocommit=True,
+    ) as conn:
+        conn.execute(sql.SQL("CREATE SCHEMA {}").format(schema))
+        try:
+            yield settings
+        finally:
+            conn.execute(sql.SQL("DROP SCHEMA {} CASCADE").format(schema))
+
+
+def bench_store(store: Store, args: argparse.Namespace) -> list[str]:
+    lines: list[str] = []
+    with store_settings(store, args.pg_dbname) as settings:
+        opened: list[RummyApplication] = []
+
+        def open_app(kind: type[RummyApplication], **env: str) -> RummyApplication:
+            app = kind(env={**settings.event_store_env(), **env})
+            opened.append(app)
+            return app
+
+        try:
+            variants: list[tuple[str, dict[str, str]]] = [(store.value, {})]
+            if store is Store.POSTGRES:
+                variants.append(("postgres, one-statement insert", LOCKED_INSERT))
+            for name, env in variants:
+                app = open_app(RummyApplication, **env)
+                play_games(app, min(200, args.actions), f"warm-up {name}")
+                single = throughput(app, name, args.actions, 1, args.rounds)
+                lines.append(single.line())
+                if store is Store.POSTGRES and statistics.median(single.rates) < args.target:
+                    for threads in args.threads:
+                        rerun = throughput(app, name, args.actions, threads, args.rounds)
+                        lines.append(rerun.line())
+            lines.extend(rebuild(settings, open_app, args.events, args.repeat).lines())
+        finally:
+            for app in opened:
+                with suppress(Exception):
+                    app.close()
+    return lines
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--stores",
+        nargs="+",
+        type=Store,
+        default=list(Store),
+        help="stores to measure (default: memory sqlite postgres)",
+    )
+    parser.add_argument("--actions", type=int, default=3000, help="commands per run (3000)")
+    parser.add_argument("--rounds", type=int, default=5, help="rounds the actions are split in")
+    parser.add_argument("--events", type=int, default=500, help="events of the rebuilt game")
+    parser.add_argument("--repeat", type=int, default=30, help="timings per rebuild figure")
+    parser.add_argument(
+        "--threads",
+        type=int,
+        nargs="+",
+        default=[2, 4, 8],
+        help="thread counts for the PostgreSQL reruns (2 4 8)",
+    )
+    parser.add_argument(
+        "--target",
+        type=float,
+        default=1000.0,
+        help="actions/s under which PostgreSQL is rerun with threads (1000)",
+    )
+    parser.add_argument("--pg-dbname", default="test", help="PostgreSQL database (test)")
+    return parser.parse_args(argv)
+
+
+def load_average() -> str:
+    one, five, fifteen = os.getloadavg()
+    return f"load average {one:.2f} {five:.2f} {fifteen:.2f} on {os.cpu_count()} CPUs"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
+    # The figures mean little on a busy machine: say how busy it was.
+    print(load_average(), flush=True)
+    for store in args.stores:
+        for line in bench_store(store, args):
+            print(line, flush=True)
+    print(load_average(), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

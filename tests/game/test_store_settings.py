@@ -1,0 +1,49 @@
+"""The settings choose the store and the aggregate cache the application runs on."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from eventsourcing.application import LRUCache
+from eventsourcing.popo import POPOApplicationRecorder
+from eventsourcing.sqlite import SQLiteApplicationRecorder
+
+from service.config import Settings, Store
+from service.game.application import RummyApplication
+
+
+def _app(settings: Settings) -> RummyApplication:
+    return RummyApplication(env=settings.event_store_env())
+
+
+@pytest.mark.parametrize(
+    ("store", "recorder"),
+    [(Store.MEMORY, POPOApplicationRecorder), (Store.SQLITE, SQLiteApplicationRecorder)],
+)
+def test_the_store_setting_chooses_the_recorder(tmp_path: Path, store: Store, recorder: type):
+    app = _app(Settings(store=store, sqlite_path=str(tmp_path / "games.sqlite")))
+    assert isinstance(app.recorder, recorder)
+    app.close()
+
+
+def test_the_sqlite_store_is_the_file_named(tmp_path: Path):
+    path = tmp_path / "games.sqlite"
+    _app(Settings(store=Store.SQLITE, sqlite_path=str(path))).close()
+    assert path.exists()
+
+
+def test_the_cache_holds_as_many_games_as_set(tmp_path: Path):
+    app = _app(Settings(store=Store.MEMORY, aggregate_cache_size=7))
+    cache = app.repository.cache
+    assert isinstance(cache, LRUCache)
+    assert cache.maxsize == 7
+    assert app.repository.fastforward, "other writers' events are read before each use"
+    assert app.repository.deepcopy_from_cache, "a refused command must not touch the cache"
+    assert app.snapshots is None
+
+
+def test_a_cache_size_of_zero_turns_the_cache_off():
+    # The library alone would read 0 as a cache without any limit.
+    app = _app(Settings(store=Store.MEMORY, aggregate_cache_size=0))
+    assert app.repository.cache is None
