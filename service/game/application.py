@@ -94,7 +94,8 @@ class GameState:
     """Secret until the game is finished: only the audit export may show it."""
     explicit_decks: int
     """How many deck orders the creator gave explicitly."""
-    token_hashes: tuple[str | None, ...]
+    token_hashes: tuple[str | None, ...] = field(repr=False)
+    """Only for `seat_of`: never shown to anyone, and kept out of logs and reprs."""
 
     def seat_of(self, token: str) -> int | None:
         """The seat `token` acts for in this game, or None."""
