@@ -95,6 +95,16 @@ class HandState:
     def has_own_meld(self, seat: int) -> bool:
         return any(meld.owner == seat for meld in self.melds)
 
+    def cards(self) -> list[Card]:
+        """Every card of the hand wherever it lies: in hand, stock, discard pile or a
+        meld. All 52, each once, while the rules hold (the conservation check)."""
+        found = [card for held in self.hands for card in held]
+        found.extend(self.stock)
+        found.extend(self.discard)
+        for meld in self.melds:
+            found.extend(meld.cards)
+        return found
+
     def copy(self) -> HandState:
         """An independent copy (cards are immutable and shared)."""
         return dataclasses.replace(

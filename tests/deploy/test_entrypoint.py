@@ -16,7 +16,7 @@ import httpx
 import pytest
 
 from tests.deploy.dockerfile import exec_form, image_env, instructions, one
-from tests.scale.postgres import fresh_schema, service_environment
+from tests.postgres import fresh_schema, service_environment
 from tests.scale.replicas import Replica, clean_environment, free_port
 
 SHUTDOWN_TIMEOUT = 3

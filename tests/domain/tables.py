@@ -156,16 +156,8 @@ def seated_game(
 
 def all_cards(table: Table) -> Counter[Card]:
     """Every card of the hand in play, wherever it is."""
-    hand = table.hand
-    assert hand is not None
-    found: Counter[Card] = Counter()
-    for held in hand.hands:
-        found.update(held)
-    found.update(hand.stock)
-    found.update(hand.discard)
-    for meld in hand.melds:
-        found.update(meld.cards)
-    return found
+    assert table.hand is not None
+    return Counter(table.hand.cards())
 
 
 def random_legal_action(table: Table, rng: random.Random) -> tuple[int, Action]:

@@ -63,16 +63,8 @@ def to_move(table: Table) -> int:
 
 def all_cards(table: Table) -> Counter[Card]:
     """Every card of the hand in play, wherever it lies."""
-    hand = table.hand
-    assert hand is not None
-    found: Counter[Card] = Counter()
-    for held in hand.hands:
-        found.update(held)
-    found.update(hand.stock)
-    found.update(hand.discard)
-    for meld in hand.melds:
-        found.update(meld.cards)
-    return found
+    assert table.hand is not None
+    return Counter(table.hand.cards())
 
 
 def check_cards_conserved(table: Table) -> None:

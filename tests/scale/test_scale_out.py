@@ -41,7 +41,7 @@ from service.config import Settings
 from service.domain.cards import FULL_DECK
 from service.game.events import GameEvent
 from service.store import open_games
-from tests.scale.postgres import fresh_schema, service_environment
+from tests.postgres import fresh_schema, service_environment
 from tests.scale.replicas import Replica, clean_environment, free_port
 
 pytestmark = pytest.mark.postgres

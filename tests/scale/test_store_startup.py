@@ -17,7 +17,7 @@ import pytest
 
 from service.config import Settings
 from service.store import open_games
-from tests.scale.postgres import fresh_schema
+from tests.postgres import fresh_schema
 
 pytestmark = pytest.mark.postgres
 
