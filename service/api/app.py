@@ -18,7 +18,7 @@ from service.api.metrics import Metrics, MetricsController, RequestMetrics
 from service.api.openapi import finish_openapi
 from service.api.ops import cors_config, logging_config
 from service.api.stream import EventHub, StreamController, StreamSettings, end_streams_on_signals
-from service.config import Settings
+from service.config import Settings, Store
 from service.game.application import RummyApplication
 from service.store import open_games
 
@@ -33,7 +33,11 @@ def create_app(
     settings = settings if settings is not None else Settings.from_env()
     if games is None:
         games = open_games(settings)
-    services = Services(games=games, admin_token=settings.admin_token)
+    services = Services(
+        games=games,
+        admin_token=settings.admin_token,
+        inline=settings.store is not Store.POSTGRES,
+    )
     metrics = Metrics()
     games.observers = (*games.observers, metrics)
     hub = EventHub(

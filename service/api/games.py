@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 from uuid import UUID
 
+import anyio.to_thread
 import msgspec
 from litestar import Controller, Request, Response, get, post
 from litestar.datastructures import ResponseHeader
@@ -43,6 +44,8 @@ from service.game.application import GameState, NewGame, NewSeat, RummyApplicati
 from service.projections.events import EventView, event_view
 from service.projections.views import GameView, Viewer, game_view
 
+T = TypeVar("T")
+
 
 @dataclass(frozen=True, slots=True)
 class Services:
@@ -50,6 +53,16 @@ class Services:
 
     games: RummyApplication
     admin_token: str | None
+    inline: bool = False
+    """Run store calls on the event loop. Right for the embedded stores: their
+    calls never wait on a network, and a worker thread beside the loop costs
+    more in contention for the interpreter lock than it could overlap."""
+
+    async def run(self, work: Callable[[], T]) -> T:
+        """Do blocking store work: inline, or in a worker thread (PostgreSQL)."""
+        if self.inline:
+            return work()
+        return await anyio.to_thread.run_sync(work)
 
 
 class EventsPage(msgspec.Struct, kw_only=True):
@@ -128,7 +141,6 @@ class GamesController(Controller):
         operation_id="createGame",
         summary="Create a game",
         status_code=201,
-        sync_to_thread=True,
         responses=problems(422),
         request_body_examples=[
             Example(
@@ -141,79 +153,85 @@ class GamesController(Controller):
             ),
         ],
     )
-    def create_game(
+    async def create_game(
         self, services: NamedDependency[Services], data: JSONBody[CreateGame]
     ) -> CreatedGame:
-        named = data.players or []
-        seats = data.seats if data.seats is not None else len(named)
-        if seats < len(named):
-            raise InvalidSeating(f"{len(named)} players were named for only {seats} seats.")
-        wanted: list[NewSeat | None] = [
-            NewSeat(name=player.name, client_seed=player.client_seed or "", bot=player.bot)
-            for player in named
-        ]
-        wanted.extend([None] * (seats - len(named)))
-        rules = RuleSet.from_dict(data.rules.given() if data.rules is not None else {})
-        decks = [[Card.parse(code) for code in deck] for deck in data.decks or []]
-        created = services.games.create_game(
-            NewGame(seats=wanted, rules=rules, seed=data.seed, decks=decks, dealer=data.dealer)
-        )
-        return CreatedGame(
-            game_id=str(created.game_id),
-            players=[
-                SeatToken(seat=seat, name=named[seat].name, token=token)
-                for seat, token in sorted(created.tokens.items())
-            ],
-            version=created.version,
-            seed_commitment=created.seed_commitment,
-        )
+        def work() -> CreatedGame:
+            named = data.players or []
+            seats = data.seats if data.seats is not None else len(named)
+            if seats < len(named):
+                raise InvalidSeating(f"{len(named)} players were named for only {seats} seats.")
+            wanted: list[NewSeat | None] = [
+                NewSeat(name=player.name, client_seed=player.client_seed or "", bot=player.bot)
+                for player in named
+            ]
+            wanted.extend([None] * (seats - len(named)))
+            rules = RuleSet.from_dict(data.rules.given() if data.rules is not None else {})
+            decks = [[Card.parse(code) for code in deck] for deck in data.decks or []]
+            created = services.games.create_game(
+                NewGame(seats=wanted, rules=rules, seed=data.seed, decks=decks, dealer=data.dealer)
+            )
+            return CreatedGame(
+                game_id=str(created.game_id),
+                players=[
+                    SeatToken(seat=seat, name=named[seat].name, token=token)
+                    for seat, token in sorted(created.tokens.items())
+                ],
+                version=created.version,
+                seed_commitment=created.seed_commitment,
+            )
+
+        return await services.run(work)
 
     @post(
         "/{game_id:uuid}/players",
         operation_id="joinGame",
         summary="Join an open seat",
         status_code=201,
-        sync_to_thread=True,
         responses=problems(404, 409, 422),
         request_body_examples=[Example(summary="Join", value={"name": "Cleo"})],
     )
-    def join_game(
+    async def join_game(
         self,
         services: NamedDependency[Services],
         game_id: FromPath[UUID],
         data: JSONBody[JoinGame],
     ) -> JoinedSeat:
-        joined = services.games.join_game(
-            game_id, NewSeat(name=data.name, client_seed=data.client_seed or "")
-        )
-        return JoinedSeat(
-            game_id=str(game_id), seat=joined.seat, token=joined.token, version=joined.version
-        )
+        def work() -> JoinedSeat:
+            joined = services.games.join_game(
+                game_id, NewSeat(name=data.name, client_seed=data.client_seed or "")
+            )
+            return JoinedSeat(
+                game_id=str(game_id), seat=joined.seat, token=joined.token, version=joined.version
+            )
+
+        return await services.run(work)
 
     @get(
         "/{game_id:uuid}",
         operation_id="getGame",
         summary="The game as the caller may see it",
-        sync_to_thread=True,
         responses=problems(401, 403, 404),
         response_headers=[ETAG],
     )
-    def get_game(
+    async def get_game(
         self,
         services: NamedDependency[Services],
         game_id: FromPath[UUID],
         authorization: Authorization = None,
     ) -> Response[GameView]:
-        state = services.games.state(game_id)
-        viewer = viewer_for(state, authorization, services.admin_token)
-        return Response(game_view(state, viewer), headers=_etag(state.version))
+        def work() -> Response[GameView]:
+            state = services.games.state(game_id)
+            viewer = viewer_for(state, authorization, services.admin_token)
+            return Response(game_view(state, viewer), headers=_etag(state.version))
+
+        return await services.run(work)
 
     @post(
         "/{game_id:uuid}/actions",
         operation_id="playActions",
         summary="Play one action, or a list applied all or nothing",
         status_code=200,
-        sync_to_thread=True,
         responses=problems(401, 403, 404, 409, 412, 422),
         response_headers=[ETAG],
         request_body_examples=[
@@ -228,7 +246,7 @@ class GamesController(Controller):
             ),
         ],
     )
-    def play_actions(
+    async def play_actions(
         self,
         services: NamedDependency[Services],
         game_id: FromPath[UUID],
@@ -253,31 +271,33 @@ class GamesController(Controller):
             ),
         ] = None,
     ) -> Response[GameView]:
-        games = services.games
-        state = games.state(game_id)
-        seat = require_player(state, authorization, services.admin_token)
-        body: Sequence[Action] = data if isinstance(data, list) else [data]
-        request = None
-        if idempotency_key is not None:
-            request = IdempotentRequest(seat=seat, key=idempotency_key, digest=_digest(body))
-        after = games.play(
-            game_id,
-            seat,
-            [_to_domain(action) for action in body],
-            request=request,
-            expected_version=_expected_version(if_match),
-        )
-        return Response(game_view(after, Viewer(seat=seat)), headers=_etag(after.version))
+        def work() -> Response[GameView]:
+            games = services.games
+            state = games.state(game_id)
+            seat = require_player(state, authorization, services.admin_token)
+            body: Sequence[Action] = data if isinstance(data, list) else [data]
+            request = None
+            if idempotency_key is not None:
+                request = IdempotentRequest(seat=seat, key=idempotency_key, digest=_digest(body))
+            after = games.play(
+                game_id,
+                seat,
+                [_to_domain(action) for action in body],
+                request=request,
+                expected_version=_expected_version(if_match),
+            )
+            return Response(game_view(after, Viewer(seat=seat)), headers=_etag(after.version))
+
+        return await services.run(work)
 
     @get(
         "/{game_id:uuid}/events",
         operation_id="listEvents",
         summary="The game's events after a version, redacted for the caller",
-        sync_to_thread=True,
         responses=problems(401, 403, 404, 422),
         response_headers=[ETAG],
     )
-    def list_events(
+    async def list_events(
         self,
         services: NamedDependency[Services],
         game_id: FromPath[UUID],
@@ -285,35 +305,40 @@ class GamesController(Controller):
         limit: Annotated[int, QueryParameter(ge=1, le=1000)] = 1000,
         authorization: Authorization = None,
     ) -> Response[EventsPage]:
-        state = services.games.state(game_id)
-        viewer = viewer_for(state, authorization, services.admin_token)
-        events = services.games.events_after(game_id, after, limit)
-        page = EventsPage(
-            game_id=str(game_id),
-            version=state.version,
-            events=[_event(event, viewer, state) for event in events],
-        )
-        return Response(page, headers=_etag(state.version))
+        def work() -> Response[EventsPage]:
+            state = services.games.state(game_id)
+            viewer = viewer_for(state, authorization, services.admin_token)
+            events = services.games.events_after(game_id, after, limit)
+            page = EventsPage(
+                game_id=str(game_id),
+                version=state.version,
+                events=[_event(event, viewer, state) for event in events],
+            )
+            return Response(page, headers=_etag(state.version))
+
+        return await services.run(work)
 
     @get(
         "/{game_id:uuid}/replay",
         operation_id="replayGame",
         summary="The caller's view as it was at a version",
-        sync_to_thread=True,
         responses=problems(401, 403, 404, 422),
         response_headers=[ETAG],
     )
-    def replay_game(
+    async def replay_game(
         self,
         services: NamedDependency[Services],
         game_id: FromPath[UUID],
         version: Annotated[int, QueryParameter(ge=1, le=2**31)],
         authorization: Authorization = None,
     ) -> Response[GameView]:
-        now = services.games.state(game_id)
-        viewer = viewer_for(now, authorization, services.admin_token)
-        then = services.games.state(game_id, version=version)
-        return Response(game_view(then, viewer), headers=_etag(then.version))
+        def work() -> Response[GameView]:
+            now = services.games.state(game_id)
+            viewer = viewer_for(now, authorization, services.admin_token)
+            then = services.games.state(game_id, version=version)
+            return Response(game_view(then, viewer), headers=_etag(then.version))
+
+        return await services.run(work)
 
 
 def _event(event: object, viewer: Viewer, state: GameState) -> EventView:
