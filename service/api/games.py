@@ -39,7 +39,6 @@ from service.domain.cards import Card
 from service.domain.errors import InvalidSeating
 from service.domain.rules import RuleSet
 from service.domain.state import Source
-from service.game.aggregate import Request as IdempotentRequest
 from service.game.application import GameState, NewGame, NewSeat, RummyApplication
 from service.projections.events import EventView, event_view
 from service.projections.views import GameView, Viewer, game_view
@@ -272,18 +271,12 @@ class GamesController(Controller):
         ] = None,
     ) -> Response[GameView]:
         def work() -> Response[GameView]:
-            games = services.games
-            state = games.state(game_id)
-            seat = require_player(state, authorization, services.admin_token)
             body: Sequence[Action] = data if isinstance(data, list) else [data]
-            request = None
-            if idempotency_key is not None:
-                request = IdempotentRequest(seat=seat, key=idempotency_key, digest=_digest(body))
-            after = games.play(
+            seat, after = services.games.play_as(
                 game_id,
-                seat,
+                lambda game: require_player(game, authorization, services.admin_token),
                 [_to_domain(action) for action in body],
-                request=request,
+                idempotency=None if idempotency_key is None else (idempotency_key, _digest(body)),
                 expected_version=_expected_version(if_match),
             )
             return Response(game_view(after, Viewer(seat=seat)), headers=_etag(after.version))

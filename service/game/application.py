@@ -7,7 +7,7 @@ Queries return `GameState` snapshots, never a live aggregate.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol, cast
 from uuid import UUID, uuid4
@@ -210,8 +210,33 @@ class RummyApplication(Application[UUID]):
         expected_version: int | None = None,
     ) -> GameState:
         """As `act`, returning the game as the actions left it."""
+        idempotency = None if request is None else (request.key, request.digest)
+        _, state = self.play_as(
+            game_id,
+            lambda _: seat,
+            actions,
+            idempotency=idempotency,
+            expected_version=expected_version,
+        )
+        return state
+
+    def play_as(
+        self,
+        game_id: UUID,
+        identify: Callable[[GameState], int],
+        actions: Sequence[Action],
+        *,
+        idempotency: tuple[str, str] | None = None,
+        expected_version: int | None = None,
+    ) -> tuple[int, GameState]:
+        """Play `actions` for the seat `identify` names on the game as loaded (so a
+        caller that authenticates against the game loads it once); returns that
+        seat and the game as the actions left it. `idempotency` is the client's
+        (key, body digest)."""
         for _ in range(WRITE_ATTEMPTS):
             game = self._load(game_id)
+            seat = identify(_state(game))
+            request = None if idempotency is None else Request(seat, *idempotency)
             if request is not None:
                 applied = game.applied_request(request)
                 if applied is not None:
@@ -221,7 +246,7 @@ class RummyApplication(Application[UUID]):
                             f"Idempotency key {request.key!r} was already used for a "
                             f"different request by this seat."
                         )
-                    return self.state(game_id, version)
+                    return seat, self.state(game_id, version)
             if expected_version is not None and game.version != expected_version:
                 raise VersionConflict(
                     f"The game is at version {game.version}, not {expected_version}."
@@ -229,7 +254,7 @@ class RummyApplication(Application[UUID]):
             game.act(seat, actions, request)
             _let_bots_play(game, request)
             if self._saved(game):
-                return _state(game)
+                return seat, _state(game)
         raise WriteConflict("The game changed too often while acting: try again.")
 
     def state(self, game_id: UUID, version: int | None = None) -> GameState:
