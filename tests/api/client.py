@@ -19,7 +19,7 @@ from litestar.testing import TestClient
 from service.api.app import create_app
 from service.config import Settings, Store
 from service.game.application import RummyApplication
-from tests.game.players import deck_for
+from tests.domain.tables import deck_for
 
 ADMIN_TOKEN = "admin-token-for-the-api-tests"
 ADMIN = "admin"

@@ -21,33 +21,10 @@ from service.domain.rules import RuleSet
 from service.domain.state import Source, Status, Table
 from service.domain.turns import legal_moves
 from service.game.application import GameState, RummyApplication
+from tests.domain.tables import cards, deck_for
 
 STOCK = Draw(Source.STOCK)
 DISCARD = Draw(Source.DISCARD)
-
-
-def cards(codes: str) -> list[Card]:
-    """`cards("KS 9D 4C")`."""
-    return [Card.parse(code) for code in codes.split()]
-
-
-def deck_for(
-    hands: Sequence[str], upcard: str, stock: str = "", dealer: int = 0
-) -> tuple[Card, ...]:
-    """The deck order that deals `hands` (one per seat) with `dealer` dealing,
-    then `upcard`, then `stock` (top first), then every other card."""
-    dealt = [cards(hand) for hand in hands]
-    players = len(dealt)
-    order = [
-        dealt[(dealer + offset) % players][round_]
-        for round_ in range(len(dealt[0]))
-        for offset in range(1, players + 1)
-    ]
-    order.append(Card.parse(upcard))
-    order.extend(cards(stock))
-    order.extend(card for card in FULL_DECK if card not in order)
-    assert len(order) == len(set(order)) == len(FULL_DECK), "each card appears once"
-    return tuple(order)
 
 
 def with_rules(**changes: object) -> RuleSet:

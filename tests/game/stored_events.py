@@ -30,7 +30,8 @@ from service.domain.actions import Action, Discard, LayOff, Meld
 from service.domain.cards import FULL_DECK, Card
 from service.game.aggregate import Request
 from service.game.application import NewGame, NewSeat, RummyApplication
-from tests.game.players import DISCARD, STOCK, cards, deck_for, with_rules
+from tests.domain.tables import cards, deck_for
+from tests.game.players import DISCARD, STOCK, with_rules
 
 FIXTURES = Path(__file__).parent / "fixtures"
 V1 = FIXTURES / "stored_events_v1.json"

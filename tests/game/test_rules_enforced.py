@@ -12,6 +12,7 @@ from service.domain.cards import Card
 from service.domain.errors import HandOver, IllegalMove
 from service.domain.rules import RuleSet
 from service.game.application import NewGame, NewSeat, RummyApplication
+from tests.domain.tables import cards
 from tests.game.players import (
     CLUB_RUN,
     DECK,
@@ -20,7 +21,6 @@ from tests.game.players import (
     HEART_RUN,
     SPADE_RUN,
     STOCK,
-    cards,
     with_rules,
 )
 
