@@ -19,6 +19,7 @@ from contextlib import contextmanager
 
 import psycopg
 
+from service.bots.seats import BotSeats
 from service.config import Settings, Store
 from service.game.application import RummyApplication
 
@@ -34,9 +35,9 @@ def open_games(settings: Settings) -> RummyApplication:
     """The application on the store `settings` names, safe with other processes."""
     env = settings.event_store_env()
     if settings.store is not Store.POSTGRES:
-        return RummyApplication(env=env)
+        return RummyApplication(env=env, bots=BotSeats())
     with schema_lock(settings):
-        return RummyApplication(env=env)
+        return RummyApplication(env=env, bots=BotSeats())
 
 
 def prepare_store(settings: Settings) -> None:

@@ -69,3 +69,13 @@ def bot_rng(seed: str, version: int) -> Random:
     """The generator for a bot's move at `version`: reproducible from the seed
     (revealed in the audit), and telling nothing about it."""
     return Random(hashlib.sha256(f"bot/{version}/{seed}".encode()).digest())
+
+
+class BotSeats:
+    """The computer players the application seats (its `BotPlayers`)."""
+
+    def check(self, bots: Sequence[str | None]) -> None:
+        check_bot_seats(bots)
+
+    def next_move(self, game: GameSnapshot, seed: str) -> tuple[int, Action] | None:
+        return next_bot_move(game, seed)

@@ -7,7 +7,7 @@ Queries return `GameState` snapshots, never a live aggregate.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol, cast
 from uuid import UUID, uuid4
@@ -15,9 +15,9 @@ from uuid import UUID, uuid4
 from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.persistence import ApplicationRecorder, IntegrityError, Recording, Subscription
 
-from service.bots.seats import check_bot_seats, next_bot_move
 from service.domain.actions import Action
 from service.domain.cards import Card
+from service.domain.errors import InvalidSeating
 from service.domain.rules import RuleSet
 from service.domain.setup import check_new_game
 from service.domain.state import Table
@@ -125,8 +125,22 @@ class SaveObserver(Protocol):
     def write_conflict(self) -> None: ...
 
 
+class BotPlayers(Protocol):
+    """Plays the computer seats (`service.bots.seats.BotSeats`). The application
+    asks it; it never imports the strategies, which read projections."""
+
+    def check(self, bots: Sequence[str | None]) -> None:
+        """Refuse a seating whose bots cannot play (unknown strategy, no person)."""
+
+    def next_move(self, game: GameState, seed: str) -> tuple[int, Action] | None:
+        """The bot seat to move and its action, or None when a person must act."""
+
+
 class RummyApplication(Application[UUID]):
-    """Straight Rummy games on an event store chosen by the environment."""
+    """Straight Rummy games on an event store chosen by the environment.
+
+    `bots` plays computer seats; without it, a game may not have any.
+    """
 
     observers: tuple[SaveObserver, ...] = ()
     """Metrics and live streams, told of every save of this process."""
@@ -138,10 +152,14 @@ class RummyApplication(Application[UUID]):
         "AGGREGATE_CACHE_MAXSIZE": "1000",
     }
 
+    def __init__(self, env: Mapping[str, str] | None = None, bots: BotPlayers | None = None):
+        super().__init__(env)
+        self.bots = bots
+
     def create_game(self, new: NewGame) -> CreatedGame:
         players = len(new.seats)
         check_new_game(new.rules, players, new.decks, new.dealer)
-        check_bot_seats([None if wanted is None else wanted.bot for wanted in new.seats])
+        self._check_bots([None if wanted is None else wanted.bot for wanted in new.seats])
         game_id = uuid4()
         tokens: dict[int, str] = {}
         entries: list[SeatEntry | None] = []
@@ -163,7 +181,7 @@ class RummyApplication(Application[UUID]):
             decks=new.decks,
             dealer=new.dealer,
         )
-        _let_bots_play(game)
+        self._let_bots_play(game)
         self.save(game)
         return CreatedGame(
             game_id=game.id,
@@ -177,7 +195,7 @@ class RummyApplication(Application[UUID]):
         for _ in range(WRITE_ATTEMPTS):
             game = self._load(game_id)
             seat = game.join(_entry(wanted, token))
-            _let_bots_play(game)
+            self._let_bots_play(game)
             if self._saved(game):
                 return JoinedSeat(seat=seat, token=token, version=game.version)
         raise WriteConflict("The game changed too often while joining: try again.")
@@ -252,7 +270,7 @@ class RummyApplication(Application[UUID]):
                     f"The game is at version {game.version}, not {expected_version}."
                 )
             game.act(seat, actions, request)
-            _let_bots_play(game, request)
+            self._let_bots_play(game, request)
             if self._saved(game):
                 return seat, _state(game)
         raise WriteConflict("The game changed too often while acting: try again.")
@@ -308,6 +326,22 @@ class RummyApplication(Application[UUID]):
         except NotImplementedError:
             return None
 
+    def _check_bots(self, bots: Sequence[str | None]) -> None:
+        if self.bots is not None:
+            self.bots.check(bots)
+        elif any(name is not None for name in bots):
+            raise InvalidSeating("This service has no computer players: every seat needs a person.")
+
+    def _let_bots_play(self, game: Game, request: Request | None = None) -> None:
+        """Play the bot seats' turns until a person must act, as part of the command
+        that led to them (and of its idempotent request, so a retry answers with the
+        bots' replies too)."""
+        if self.bots is None:
+            return
+        while (move := self.bots.next_move(_state(game), game.seed)) is not None:
+            seat, action = move
+            game.act(seat, [action], request)
+
     def check_store(self) -> None:
         """Ask the event store something; raises whatever its driver raises."""
         self.recorder.max_notification_id()
@@ -341,15 +375,6 @@ def _project_game(game: Game | None, events: Iterable[GameEvent]) -> Game | None
     for event in events:
         game = event.mutate(game)
     return game
-
-
-def _let_bots_play(game: Game, request: Request | None = None) -> None:
-    """Play the bot seats' turns until a person must act, as part of the command
-    that led to them (and of its idempotent request, so a retry answers with the
-    bots' replies too)."""
-    while (move := next_bot_move(_state(game), game.seed)) is not None:
-        seat, action = move
-        game.act(seat, [action], request)
 
 
 def _entry(wanted: NewSeat, token: str) -> SeatEntry:

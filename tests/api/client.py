@@ -17,6 +17,7 @@ from litestar import Litestar
 from litestar.testing import TestClient
 
 from service.api.app import create_app
+from service.bots.seats import BotSeats
 from service.config import Settings, Store
 from service.game.application import RummyApplication
 from tests.domain.tables import deck_for
@@ -32,7 +33,7 @@ Json = Any
 
 def make_app() -> Litestar:
     settings = Settings(store=Store.MEMORY, admin_token=ADMIN_TOKEN)
-    return create_app(RummyApplication(env=settings.event_store_env()), settings)
+    return create_app(RummyApplication(env=settings.event_store_env(), bots=BotSeats()), settings)
 
 
 def deck(hands: Sequence[str], upcard: str, stock: str = "", dealer: int = 0) -> list[str]:

@@ -17,6 +17,7 @@ from litestar.testing import TestClient
 
 from service.api.app import create_app
 from service.audit.verify import Outcome, verify_export
+from service.bots.seats import BotSeats
 from service.cli import main
 from service.config import Settings, Store
 from service.domain import shuffle
@@ -33,7 +34,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.fixture(scope="module")
 def games() -> RummyApplication:
-    return RummyApplication(env=Settings(store=Store.MEMORY).event_store_env())
+    return RummyApplication(env=Settings(store=Store.MEMORY).event_store_env(), bots=BotSeats())
 
 
 @pytest.fixture(scope="module")

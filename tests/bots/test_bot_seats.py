@@ -12,7 +12,7 @@ from uuid import UUID
 import pytest
 
 from service.bots import strategies
-from service.bots.seats import bot_rng
+from service.bots.seats import BotSeats, bot_rng
 from service.bots.strategies import STRATEGIES, play_random
 from service.config import Settings, Store
 from service.domain.actions import Action, Discard, Draw, LayOff, Meld
@@ -28,12 +28,13 @@ HUMAN, BOT = 0, 1
 
 
 def memory_app() -> RummyApplication:
-    return RummyApplication(env=Settings(store=Store.MEMORY).event_store_env())
+    return RummyApplication(env=Settings(store=Store.MEMORY).event_store_env(), bots=BotSeats())
 
 
 def sqlite_app(path: Path) -> RummyApplication:
     return RummyApplication(
-        env=Settings(store=Store.SQLITE, sqlite_path=str(path)).event_store_env()
+        env=Settings(store=Store.SQLITE, sqlite_path=str(path)).event_store_env(),
+        bots=BotSeats(),
     )
 
 
@@ -290,3 +291,9 @@ def test_a_strategy_that_errs_never_stalls_the_game(
     assert state.table.hand is not None
     assert state.table.hand.turn == HUMAN
     assert "chose an illegal" in caplog.text
+
+
+def test_an_application_without_computer_players_refuses_a_bot_seat() -> None:
+    app = RummyApplication(env=Settings(store=Store.MEMORY).event_store_env())
+    with pytest.raises(InvalidSeating, match="no computer players"):
+        app.create_game(NewGame(seats=[NewSeat("Ann"), NewSeat("Robo", bot="basic")]))

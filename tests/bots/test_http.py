@@ -10,6 +10,7 @@ import pytest
 from litestar.testing import TestClient
 
 from service.api.app import create_app
+from service.bots.seats import BotSeats
 from service.config import Settings, Store
 from service.game.application import RummyApplication
 
@@ -19,7 +20,7 @@ HUMAN, BOT = 0, 1
 @pytest.fixture
 def client() -> Iterator[TestClient[Any]]:
     settings = Settings(store=Store.MEMORY)
-    app = create_app(RummyApplication(env=settings.event_store_env()), settings)
+    app = create_app(RummyApplication(env=settings.event_store_env(), bots=BotSeats()), settings)
     with TestClient(app) as test_client:
         yield test_client
 

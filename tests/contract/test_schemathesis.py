@@ -37,6 +37,7 @@ from schemathesis.openapi.checks import RejectedPositiveData
 from schemathesis.schemas import BaseSchema
 
 from service.api.app import create_app
+from service.bots.seats import BotSeats
 from service.config import Settings, Store
 from service.game import application
 from service.game.application import RummyApplication
@@ -47,7 +48,7 @@ ADMIN_TOKEN = "schemathesis-admin-token"
 
 def _app() -> Litestar:
     config = Settings(store=Store.MEMORY, admin_token=ADMIN_TOKEN)
-    return create_app(RummyApplication(env=config.event_store_env()), config)
+    return create_app(RummyApplication(env=config.event_store_env(), bots=BotSeats()), config)
 
 
 def _streaming_operations(document: dict[str, Any]) -> list[str]:
