@@ -83,7 +83,7 @@ class Referee:
         """The event the log still owes when it ends here, if any."""
         if not self.pending:
             return None
-        return _exported(self.pending[0][0])[0]
+        return domain.plain(self.pending[0][0])[0]
 
     def take(self, kind: str, data: Mapping[str, Any], actor: int | None) -> None:
         """Check one event against the rules and apply it; raises `Mismatch`."""
@@ -201,7 +201,7 @@ class Referee:
         data: Mapping[str, Any],
         actor: int | None,
     ) -> None:
-        wanted_kind, wanted = _exported(expected)
+        wanted_kind, wanted = domain.plain(expected)
         if kind != wanted_kind:
             raise Mismatch(
                 f"the rules call for {wanted_kind} here ({_summary(wanted)}), not {kind}"
@@ -313,37 +313,6 @@ class _Decks:
                 if (hand, recycles) == (hand_number, recycle_number):
                     return _cards(data.get("stock"), "the recycled stock")
         raise Mismatch(f"the log holds no stock for recycle {recycle_number} of hand {hand_number}")
-
-
-def _exported(event: domain.Event) -> tuple[str, dict[str, Any]]:
-    """The type and data an export holds for a rules event (docs/audit.md)."""
-    match event:
-        case domain.PlayerJoined():
-            return "player_joined", {}
-        case domain.HandDealt(hand_number=number, dealer=dealer, deck=deck):
-            return "hand_dealt", {"hand_number": number, "dealer": dealer, "deck": card_codes(deck)}
-        case domain.CardDrawn(source=source, card=card):
-            return "card_drawn", {"source": source.value, "card": card.code}
-        case domain.MeldLaid(meld_id=meld_id, kind=kind, cards=cards):
-            return "meld_laid", {"meld_id": meld_id, "kind": kind.value, "cards": card_codes(cards)}
-        case domain.CardLaidOff(meld_id=meld_id, card=card, end=end):
-            return "card_laid_off", {"meld_id": meld_id, "card": card.code, "end": end.value}
-        case domain.CardDiscarded(card=card):
-            return "card_discarded", {"card": card.code}
-        case domain.StockRecycled(stock=stock, shuffled=shuffled):
-            return "stock_recycled", {"stock": card_codes(stock), "shuffled": shuffled}
-        case domain.HandEnded(result=result):
-            return "hand_ended", {
-                "hand_number": result.hand_number,
-                "how": result.how.value,
-                "out_seat": result.out_seat,
-                "remaining": [card_codes(cards) for cards in result.remaining],
-                "values": list(result.values),
-                "points": list(result.points),
-                "totals": list(result.totals),
-            }
-        case domain.GameFinished(winner=winner, totals=totals):
-            return "game_finished", {"winner": winner, "totals": list(totals)}
 
 
 def _cards(codes: Any, what: str) -> list[Card]:

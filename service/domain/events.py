@@ -8,8 +8,9 @@ before an event exists, in `turns` and `flow`.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from service.domain.cards import Card
+from service.domain.cards import Card, card_codes
 from service.domain.deal import deal
 from service.domain.melds import End, MeldKind, TableMeld, extend
 from service.domain.state import HandResult, HandState, Phase, Source, Table
@@ -168,3 +169,36 @@ def _apply_hand_dealt(table: Table, event: HandDealt) -> None:
 def _hand(table: Table) -> HandState:
     assert table.hand is not None, "a move event only follows a deal"
     return table.hand
+
+
+def plain(event: Event) -> tuple[str, dict[str, Any]]:
+    """The event's type name and its data as plain values (card codes as strings):
+    the form stored events and audit exports carry. A join's player details are
+    not the rules' business: its data here is empty."""
+    match event:
+        case PlayerJoined():
+            return "player_joined", {}
+        case HandDealt(hand_number=number, dealer=dealer, deck=deck):
+            return "hand_dealt", {"hand_number": number, "dealer": dealer, "deck": card_codes(deck)}
+        case CardDrawn(source=source, card=card):
+            return "card_drawn", {"source": source.value, "card": card.code}
+        case MeldLaid(meld_id=meld_id, kind=kind, cards=cards):
+            return "meld_laid", {"meld_id": meld_id, "kind": kind.value, "cards": card_codes(cards)}
+        case CardLaidOff(meld_id=meld_id, card=card, end=end):
+            return "card_laid_off", {"meld_id": meld_id, "card": card.code, "end": end.value}
+        case CardDiscarded(card=card):
+            return "card_discarded", {"card": card.code}
+        case StockRecycled(stock=stock, shuffled=shuffled):
+            return "stock_recycled", {"stock": card_codes(stock), "shuffled": shuffled}
+        case HandEnded(result=result):
+            return "hand_ended", {
+                "hand_number": result.hand_number,
+                "how": result.how.value,
+                "out_seat": result.out_seat,
+                "remaining": [card_codes(cards) for cards in result.remaining],
+                "values": list(result.values),
+                "points": list(result.points),
+                "totals": list(result.totals),
+            }
+        case GameFinished(winner=winner, totals=totals):
+            return "game_finished", {"winner": winner, "totals": list(totals)}

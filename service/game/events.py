@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from eventsourcing.domain import AggregateCreated, AggregateEvent
 
 from service.domain import events as domain
-from service.domain.cards import Card, card_codes, parse_cards
+from service.domain.cards import Card, parse_cards
 from service.domain.melds import End, MeldKind
 from service.domain.rules import RuleSet
 from service.domain.state import HandEnding, HandResult, Source, Table
@@ -216,32 +216,23 @@ class GameFinished(GameEvent):
         return domain.GameFinished(winner=self.winner, totals=tuple(self.totals))
 
 
+_RULES_EVENTS: tuple[type[GameEvent], ...] = (
+    HandDealt,
+    CardDrawn,
+    MeldLaid,
+    CardLaidOff,
+    CardDiscarded,
+    StockRecycled,
+    HandEnded,
+    GameFinished,
+)
+_STORED: dict[str, type[GameEvent]] = {_snake(cls.__name__): cls for cls in _RULES_EVENTS}
+"""The stored class of each rules event; a join is stored with the player's details."""
+
+
 def stored_fields(event: domain.Event) -> tuple[type[GameEvent], dict[str, Any]]:
     """The stored event class and its plain fields for a domain event."""
-    match event:
-        case domain.PlayerJoined():
-            raise TypeError("PlayerJoined is stored with the player's details, not from here")
-        case domain.HandDealt(hand_number=number, dealer=dealer, deck=deck):
-            return HandDealt, {"hand_number": number, "dealer": dealer, "deck": card_codes(deck)}
-        case domain.CardDrawn(source=source, card=card):
-            return CardDrawn, {"source": source.value, "card": card.code}
-        case domain.MeldLaid(meld_id=meld_id, kind=kind, cards=cards):
-            return MeldLaid, {"meld_id": meld_id, "kind": kind.value, "cards": card_codes(cards)}
-        case domain.CardLaidOff(meld_id=meld_id, card=card, end=end):
-            return CardLaidOff, {"meld_id": meld_id, "card": card.code, "end": end.value}
-        case domain.CardDiscarded(card=card):
-            return CardDiscarded, {"card": card.code}
-        case domain.StockRecycled(stock=stock, shuffled=shuffled):
-            return StockRecycled, {"stock": card_codes(stock), "shuffled": shuffled}
-        case domain.HandEnded(result=result):
-            return HandEnded, {
-                "hand_number": result.hand_number,
-                "how": result.how.value,
-                "out_seat": result.out_seat,
-                "remaining": [card_codes(cards) for cards in result.remaining],
-                "values": list(result.values),
-                "points": list(result.points),
-                "totals": list(result.totals),
-            }
-        case domain.GameFinished(winner=winner, totals=totals):
-            return GameFinished, {"winner": winner, "totals": list(totals)}
+    name, fields = domain.plain(event)
+    if name not in _STORED:
+        raise TypeError(f"{name} is stored with the player's details, not from here")
+    return _STORED[name], fields
