@@ -12,9 +12,9 @@ For each store, in this one process:
   is timed apart. On PostgreSQL, if one thread makes less than `--target`
   actions/s, `--threads` threads sharing one application (as the HTTP
   workers do), each playing its own games, are measured too, per second of
-  wall time. PostgreSQL is measured twice: with the library's recorder, as
-  the service runs, and with `LockedInsertRecorder` below (same guarantees,
-  one statement per append).
+  wall time. PostgreSQL is measured twice: as the service runs (its
+  `LockedInsertRecorder`, one statement per append), and with the library's
+  own recorder for comparison.
 - **rebuilding a game of `--events` events** (a game played until it has
   that many, with a target no game reaches first):
   *cold*: a fresh application without a cache reads and replays every event
@@ -55,7 +55,7 @@ from uuid import UUID, uuid4
 import psycopg
 from eventsourcing.domain import Snapshot
 from eventsourcing.persistence import JSONTranscoder, Transcoding
-from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastore
+from eventsourcing.postgres import PostgresApplicationRecorder
 from eventsourcing.utils import get_topic
 from psycopg import sql
 
@@ -315,61 +315,11 @@ class SnapshottingRummy(RummyApplication):
             transcoder.register(transcoding)
 
 
-# --- a one-statement insert on PostgreSQL ----------------------------------------
+# --- the library's own PostgreSQL recorder, for comparison -------------------------
 
-
-class LockedInsertRecorder(PostgresApplicationRecorder):
-    """Appends through one server-side function that takes the table lock itself.
-
-    The library's recorder holds `LOCK TABLE ... IN EXCLUSIVE MODE` (which keeps
-    the notification ids in commit order) across several round trips of one
-    transaction: begin, lock, notify, insert, read the ids back, commit. Every
-    append in the database waits for that. Its optional insert function
-    (`POSTGRES_ENABLE_DB_FUNCTIONS`) is one statement but takes no lock, so the
-    ids would no longer follow commit order. This function does both: lock,
-    notify and insert in one statement, committed at once. Its own name keeps
-    the library's function (which any other process may recreate) intact.
-    """
-
-    FUNCTION = "rummy_insert_events_locked"
-
-    def __init__(
-        self, datastore: PostgresDatastore, *, events_table_name: str = "stored_events"
-    ) -> None:
-        super().__init__(datastore, events_table_name=events_table_name)
-        schema = sql.Identifier(datastore.schema)
-        function = sql.Identifier(self.FUNCTION)
-        self.pg_function_name_insert_events = self.FUNCTION
-        self.sql_invoke_pg_function_insert_events = sql.SQL(
-            "SELECT * FROM {schema}.{function}((%s))"
-        ).format(schema=schema, function=function)
-        self.sql_create_pg_function_insert_events = sql.SQL(
-            "CREATE OR REPLACE FUNCTION {schema}.{function}(events {schema}.{event}[]) "
-            "RETURNS SETOF bigint LANGUAGE plpgsql AS $BODY$ BEGIN "
-            "SET LOCAL lock_timeout = '{lock_timeout}s'; "
-            "LOCK TABLE {schema}.{table} IN EXCLUSIVE MODE; "
-            "NOTIFY {channel}; "
-            "RETURN QUERY INSERT INTO {schema}.{table} AS t "
-            "(originator_id, originator_version, topic, state) "
-            "SELECT originator_id, originator_version, topic, state FROM unnest(events) "
-            "RETURNING notification_id; "
-            "END; $BODY$"
-        ).format(
-            schema=schema,
-            function=function,
-            event=sql.Identifier(self.stored_event_type_name),
-            lock_timeout=datastore.lock_timeout,
-            table=sql.Identifier(self.events_table_name),
-            channel=sql.Identifier(self.channel_name),
-        )
-        index = self.create_insert_function_statement_index
-        self.sql_create_statements[index] = self.sql_create_pg_function_insert_events
-
-
-LOCKED_INSERT = {
-    "APPLICATION_RECORDER_TOPIC": get_topic(LockedInsertRecorder),
-    "POSTGRES_ENABLE_DB_FUNCTIONS": "y",
-}
+LIBRARY_RECORDER = {"APPLICATION_RECORDER_TOPIC": get_topic(PostgresApplicationRecorder)}
+"""Several round trips per append under the table lock; the service uses
+`service.game.postgres.LockedInsertRecorder`, one statement."""
 
 
 # --- rebuilding -----------------------------------------------------------------
@@ -433,7 +383,7 @@ def rebuild(
     cold_timing = timed(lambda: cold_app.state(game_id, version=version), repeat)
     read = timed(lambda: list(cold_app.events.get(game_id, lte=version)), repeat)
 
-    back = version - version // 100 * 100 or 100
+    back = min(version - 1, version - version // 100 * 100 or 100)
     writer.take_snapshot(game_id, version=version - back)
     from_tail = writer.state(game_id, version=version)
     assert from_tail == latest, "a rebuild from a snapshot is the game as it was live"
@@ -505,7 +455,7 @@ def bench_store(store: Store, args: argparse.Namespace) -> list[str]:
         try:
             variants: list[tuple[str, dict[str, str]]] = [(store.value, {})]
             if store is Store.POSTGRES:
-                variants.append(("postgres, one-statement insert", LOCKED_INSERT))
+                variants.append(("postgres, the library's recorder", LIBRARY_RECORDER))
             for name, env in variants:
                 app = open_app(RummyApplication, **env)
                 play_games(app, min(200, args.actions), f"warm-up {name}")

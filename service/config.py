@@ -68,6 +68,8 @@ _PERSISTENCE_MODULES = {
     Store.SQLITE: "eventsourcing.sqlite",
     Store.POSTGRES: "eventsourcing.postgres",
 }
+POSTGRES_RECORDER = "service.game.postgres:LockedInsertRecorder"
+"""Appends in one statement, in commit order (the module says why)."""
 
 MIN_ADMIN_TOKEN_LENGTH = 16
 MAX_BODY_BYTES_LIMIT = 64 * 1024 * 1024
@@ -201,6 +203,7 @@ class Settings:
                 POSTGRES_POOL_SIZE=str(self.postgres_pool_size),
                 POSTGRES_MAX_OVERFLOW=str(self.postgres_max_overflow),
                 POSTGRES_CONNECT_TIMEOUT=str(self.postgres_connect_timeout),
+                APPLICATION_RECORDER_TOPIC=POSTGRES_RECORDER,
             )
             if self.postgres_schema:
                 env["POSTGRES_SCHEMA"] = self.postgres_schema

@@ -1,0 +1,72 @@
+"""PostgreSQL appends: one statement, under the events table's lock, ids in commit order."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+from psycopg import sql
+
+from service.game.application import NewGame, NewSeat
+from service.game.postgres import LockedInsertRecorder
+from tests.game.stores import StoreUnderTest
+from tests.postgres import connect
+
+pytestmark = pytest.mark.postgres
+
+TWO = NewGame(seats=[NewSeat("ann"), NewSeat("bob")])
+
+
+def test_the_postgres_store_appends_through_the_locked_insert(postgres_store: StoreUnderTest):
+    assert isinstance(postgres_store.app().recorder, LockedInsertRecorder)
+
+
+def test_the_ids_an_append_returns_are_the_feed_positions_of_its_events(
+    postgres_store: StoreUnderTest, monkeypatch: pytest.MonkeyPatch
+):
+    app = postgres_store.app()
+    insert_events = app.recorder.insert_events
+    returned: list[int] = []
+
+    def recording(stored_events, **kwargs):
+        ids = insert_events(stored_events, **kwargs)
+        assert ids is not None
+        assert len(ids) == len(stored_events)
+        returned.extend(ids)
+        return ids
+
+    monkeypatch.setattr(app.recorder, "insert_events", recording)
+    for _ in range(3):
+        app.create_game(TWO)
+
+    assert returned, "the games were appended"
+    assert returned == [entry.position for entry in app.feed(limit=1000)]
+    assert insert_events([]) == [], "nothing to append asks nothing of the server"
+
+
+def test_an_append_waits_for_another_transaction_writing_the_events(
+    postgres_store: StoreUnderTest,
+):
+    # A plain INSERT would not wait: then a feed reader could pass over an id
+    # that commits after a higher one. The table lock makes appends queue.
+    app = postgres_store.app()
+    settings = postgres_store.settings
+    table = sql.Identifier(settings.postgres_schema, "rummy_events")
+    created: list[float] = []
+
+    def create() -> None:
+        app.create_game(TWO)
+        created.append(time.perf_counter())
+
+    with connect(settings) as other:
+        with other.transaction():
+            other.execute(sql.SQL("LOCK TABLE {} IN ROW EXCLUSIVE MODE").format(table))
+            writer = threading.Thread(target=create)
+            writer.start()
+            writer.join(timeout=0.5)
+            assert writer.is_alive(), "the append did not wait for the other writer"
+            released = time.perf_counter()
+        writer.join(timeout=10)
+    assert created
+    assert created[0] >= released
