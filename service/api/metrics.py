@@ -76,7 +76,8 @@ class Metrics:
         )
         self.write_conflicts = Counter(
             "rummy_write_conflicts",
-            "Writes that lost the race to another writer of the same game (each is retried; "
+            "Writes refused because the game had moved on: another writer got there first, "
+            "or this process's cached copy was stale (each is retried on the game as stored; "
             "the last is answered 409 write_conflict).",
             registry=registry,
         )

@@ -1,15 +1,26 @@
 """The application: the commands and queries of the game service.
 
-Commands load a game, let the aggregate check and record, and save; a write
-that lost the race to another writer is reloaded and checked again.
-Queries return `GameState` snapshots, never a live aggregate.
+Commands take a copy of the game, let the aggregate check and record, and
+save; a write that lost the race to another writer is checked again on the
+game as stored. Queries return `GameState` snapshots, never a live aggregate.
+
+The games cache (the library's, up to `AGGREGATE_CACHE_MAXSIZE` games) is
+copy-on-write: a cached game is never changed, so readers share it without a
+copy. A query first reads any events stored since (by this process or
+another), and caches the newer game it makes. A command does not read: it
+acts on a copy of the cached game and lets the save tell whether that was the
+latest (versions are unique in the store). Whatever a command decided on a
+copy that may be stale, a refusal or a lost race, is decided again on the
+game as stored; only then does it stand.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from copy import deepcopy
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol, cast
+from typing import Any, ClassVar, Protocol, TypeVar, cast
 from uuid import UUID, uuid4
 
 from eventsourcing.application import AggregateNotFoundError, Application
@@ -37,7 +48,10 @@ from service.game.topics import register_moved_topics
 register_moved_topics()
 
 WRITE_ATTEMPTS = 5
-"""How often a command is reloaded and checked again after losing a write race."""
+"""How often a command is tried, the first time on the cached game and then on
+the game as stored, before it gives up with `WriteConflict`."""
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,15 +160,19 @@ class RummyApplication(Application[UUID]):
     """Metrics and live streams, told of every save of this process."""
 
     name = "rummy"
-    env: ClassVar[dict[str, str]] = {
-        # Cached aggregates are fast-forwarded from the store before each use,
-        # so the cache is safe with several replicas on one database.
-        "AGGREGATE_CACHE_MAXSIZE": "1000",
-    }
+    env: ClassVar[dict[str, str]] = {"AGGREGATE_CACHE_MAXSIZE": "1000"}
 
     def __init__(self, env: Mapping[str, str] | None = None, bots: BotPlayers | None = None):
-        super().__init__(env)
+        # The library's fast-forward changes a cached game in place, under
+        # readers that share it: this class brings copies up to date instead.
+        super().__init__({**(env or {}), "AGGREGATE_CACHE_FASTFORWARD": "n"})
+        if self.repository.fastforward:
+            raise ValueError(
+                "RummyApplication keeps its cache current itself: unset "
+                "RUMMY_AGGREGATE_CACHE_FASTFORWARD."
+            )
         self.bots = bots
+        self._caching = threading.Lock()
 
     def create_game(self, new: NewGame) -> CreatedGame:
         players = len(new.seats)
@@ -192,13 +210,13 @@ class RummyApplication(Application[UUID]):
 
     def join_game(self, game_id: UUID, wanted: NewSeat) -> JoinedSeat:
         token = new_token(game_id)
-        for _ in range(WRITE_ATTEMPTS):
-            game = self._load(game_id)
+
+        def join(game: Game) -> JoinedSeat:
             seat = game.join(_entry(wanted, token))
             self._let_bots_play(game)
-            if self._saved(game):
-                return JoinedSeat(seat=seat, token=token, version=game.version)
-        raise WriteConflict("The game changed too often while joining: try again.")
+            return JoinedSeat(seat=seat, token=token, version=game.version)
+
+        return self._command(game_id, join, "joining")
 
     def act(
         self,
@@ -251,8 +269,8 @@ class RummyApplication(Application[UUID]):
         caller that authenticates against the game loads it once); returns that
         seat and the game as the actions left it. `idempotency` is the client's
         (key, body digest)."""
-        for _ in range(WRITE_ATTEMPTS):
-            game = self._load(game_id)
+
+        def act(game: Game) -> tuple[int, GameState]:
             seat = identify(_state(game))
             request = None if idempotency is None else Request(seat, *idempotency)
             if request is not None:
@@ -271,15 +289,17 @@ class RummyApplication(Application[UUID]):
                 )
             game.act(seat, actions, request)
             self._let_bots_play(game, request)
-            if self._saved(game):
-                return seat, _state(game)
-        raise WriteConflict("The game changed too often while acting: try again.")
+            return seat, _state(game)
+
+        return self._command(game_id, act, "acting")
 
     def state(self, game_id: UUID, version: int | None = None) -> GameState:
         """The game now, or as it was at `version`."""
+        if version is None:
+            return _state(self._current(game_id))
         # Version 0 or less would load no event at all, which reads as "no such game".
-        game = self._load(game_id, None if version is not None and version < 1 else version)
-        if version is not None and game.version != version:
+        game = self._load(game_id, None if version < 1 else version)
+        if game.version != version:
             raise VersionNotFound(
                 f"Game {game_id} has versions 1 to {game.version}, not {version}."
             )
@@ -346,21 +366,91 @@ class RummyApplication(Application[UUID]):
         """Ask the event store something; raises whatever its driver raises."""
         self.recorder.max_notification_id()
 
-    def _load(self, game_id: UUID, version: int | None = None) -> Game:
+    def _command(self, game_id: UUID, command: Callable[[Game], T], doing: str) -> T:
+        """Run `command` on a copy of the game and save what it records, all or nothing.
+
+        The first try acts on the cached game without asking the store. If that
+        copy was stale, its save loses to the newer events (or its refusal may be
+        wrong): the command is run again on the game as stored.
+        """
+        game, stored = self._copy_for_command(game_id)
+        for _ in range(WRITE_ATTEMPTS):
+            try:
+                outcome = command(game)
+            except Exception:
+                if stored:
+                    raise
+                game, stored = deepcopy(self._current(game_id)), True
+                continue
+            if not game.pending_events or self._saved(game):
+                return outcome
+            game, stored = deepcopy(self._current(game_id)), True
+        raise WriteConflict(f"The game changed too often while {doing}: try again.")
+
+    def _copy_for_command(self, game_id: UUID) -> tuple[Game, bool]:
+        """A copy of the game to change, and whether it was just read from the store."""
+        cached = self._cached(game_id)
+        if cached is not None:
+            return deepcopy(cached), False
+        return deepcopy(self._current(game_id)), True
+
+    def _current(self, game_id: UUID) -> Game:
+        """The game as stored now. Shared with the cache: read it, never change it."""
+        cached = self._cached(game_id)
+        if cached is None:
+            game = self._load(game_id)
+        else:
+            newer = cast(list[GameEvent], list(self.events.get(game_id, gt=cached.version)))
+            if not newer:
+                return cached
+            game = cast(Game, _project_game(deepcopy(cached), newer))
+        self._cache(game)
+        return game
+
+    def _cached(self, game_id: UUID) -> Game | None:
+        cache = self.repository.cache
+        if cache is None:
+            return None
         try:
-            game: Game = self.repository.get(game_id, version=version, projector_func=_project_game)
-        except AggregateNotFoundError:
-            raise GameNotFound(f"There is no game {game_id}.") from None
+            return cast(Game, cache.get(game_id))
+        except KeyError:
+            return None
+
+    def _cache(self, game: Game) -> None:
+        """Keep `game` (no longer to be changed) unless a newer version is cached."""
+        cache = self.repository.cache
+        if cache is None:
+            return
+        with self._caching:
+            cached = self._cached(game.id)
+            if cached is None or cached.version < game.version:
+                cache.put(game.id, game)
+
+    def _load(self, game_id: UUID, version: int | None = None) -> Game:
+        """The game rebuilt from the store, at `version` or the latest."""
+        if version is None:
+            # Not through the repository: it would answer from the cache.
+            events = cast(Iterable[GameEvent], self.events.get(game_id))
+            game = _project_game(None, events)
+        else:
+            try:
+                game = self.repository.get(game_id, version=version, projector_func=_project_game)
+            except AggregateNotFoundError:
+                game = None
+        if game is None:
+            raise GameNotFound(f"There is no game {game_id}.")
         return game
 
     def _saved(self, game: Game) -> bool:
-        """Save; False if another writer got to this version first."""
+        """Save and cache; False if the store holds this version already (the copy
+        was stale, or another writer got there first)."""
         try:
             self.save(game)
         except IntegrityError:
             for observer in self.observers:
                 observer.write_conflict()
             return False
+        self._cache(game)
         return True
 
     def _notify(self, recordings: list[Recording[UUID]]) -> None:

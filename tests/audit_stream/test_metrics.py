@@ -108,19 +108,20 @@ def test_a_write_that_lost_the_race_is_counted(
     games: RummyApplication, client: TestClient[Litestar], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     game_id, _ = new_game(games)
-    stale: Any = games.repository.get(game_id)
-    seat, action = next_move(games.state(game_id).table)
+    seat, action = next_move(games.state(game_id).table)  # reading it caches this version
+    stale: Any = games._cached(game_id)
     play(games, game_id, moves=1)  # another writer got there first
-    load = games._load
+    cached = games._cached
     served_stale: list[bool] = []
 
-    def load_stale_once(wanted: UUID, version: int | None = None) -> Any:
+    def cached_stale_once(wanted: UUID) -> Any:
+        # As a replica's cache that missed the move holds the game.
         if not served_stale:
             served_stale.append(True)
             return stale
-        return load(wanted, version)
+        return cached(wanted)
 
-    monkeypatch.setattr(games, "_load", load_stale_once)
+    monkeypatch.setattr(games, "_cached", cached_stale_once)
     with pytest.raises(WrongPhase):  # reloaded after the lost race, the draw is no longer legal
         games.play(game_id, seat, [action])
     assert served_stale

@@ -18,8 +18,18 @@ STORES = [
 ]
 
 
+SHARED_STORES = STORES[1:]
+"""The stores several applications (replicas) can share."""
+
+
 @pytest.fixture(params=STORES)
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[StoreUnderTest]:
+    with open_store(request.param, tmp_path) as opened:
+        yield opened
+
+
+@pytest.fixture(params=SHARED_STORES)
+def shared_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[StoreUnderTest]:
     with open_store(request.param, tmp_path) as opened:
         yield opened
 

@@ -38,9 +38,15 @@ def test_the_cache_holds_as_many_games_as_set(tmp_path: Path):
     cache = app.repository.cache
     assert isinstance(cache, LRUCache)
     assert cache.maxsize == 7
-    assert app.repository.fastforward, "other writers' events are read before each use"
-    assert app.repository.deepcopy_from_cache, "a refused command must not touch the cache"
+    assert not app.repository.fastforward, "the application brings copies up to date itself"
     assert app.snapshots is None
+
+
+def test_the_librarys_in_place_fast_forward_cannot_be_turned_on(monkeypatch: pytest.MonkeyPatch):
+    # It would change cached games that readers share without a copy.
+    monkeypatch.setenv("RUMMY_AGGREGATE_CACHE_FASTFORWARD", "y")
+    with pytest.raises(ValueError, match="FASTFORWARD"):
+        _app(Settings(store=Store.MEMORY))
 
 
 def test_a_cache_size_of_zero_turns_the_cache_off():

@@ -1,0 +1,112 @@
+"""The games cache: shared by readers, never changed, and never trusted by a command.
+
+Two applications on one store stand for two replicas: `ahead` plays on while
+`behind` still caches an older version. A command on `behind` acts on its
+stale copy without reading the store first; these tests show that nothing it
+decides on that copy stands unless the stored game agrees.
+"""
+
+from __future__ import annotations
+
+import random
+from uuid import UUID
+
+import pytest
+
+from service.domain.errors import IllegalMove
+from service.domain.turns import is_legal
+from service.game.aggregate import Request
+from service.game.application import GameState, NewGame, NewSeat, RummyApplication
+from service.game.errors import VersionConflict
+from tests.game.players import STOCK, Player, to_move, with_rules
+from tests.game.stores import StoreUnderTest
+
+
+def _game(app: RummyApplication) -> UUID:
+    return app.create_game(
+        NewGame(seats=[NewSeat("ann"), NewSeat("bob")], rules=with_rules(target=500), seed="c")
+    ).game_id
+
+
+def _play(app: RummyApplication, game_id: UUID, moves: int, seed: int = 3) -> GameState:
+    player = Player(random.Random(seed))
+    for _ in range(moves):
+        state = app.state(game_id)
+        seat = to_move(state.table)
+        app.act(game_id, seat, [player.move(state.table, seat)])
+    return app.state(game_id)
+
+
+@pytest.fixture
+def stale(
+    shared_store: StoreUnderTest,
+) -> tuple[RummyApplication, RummyApplication, UUID, GameState]:
+    """(ahead, behind, game, the version behind caches): ahead moved on by three moves."""
+    ahead, behind = shared_store.app(), shared_store.app()
+    game_id = _game(ahead)
+    cached = behind.state(game_id)
+    _play(ahead, game_id, 3)
+    return ahead, behind, game_id, cached
+
+
+def test_a_move_only_the_stored_game_allows_is_accepted_from_a_stale_cache(stale):
+    ahead, behind, game_id, cached = stale
+    latest = ahead.state(game_id)
+    seat = to_move(latest.table)
+    move = Player(random.Random(1)).move(latest.table, seat)
+    assert not is_legal(cached.table, seat, move), "the cached version would refuse it"
+
+    version = behind.act(game_id, seat, [move])
+
+    assert version == latest.version + 1
+    assert ahead.state(game_id) == behind.state(game_id)
+
+
+def test_if_match_is_checked_against_the_stored_version_not_the_cached_one(stale):
+    ahead, behind, game_id, cached = stale
+    latest = ahead.state(game_id)
+    seat = to_move(latest.table)
+    move = Player(random.Random(2)).move(latest.table, seat)
+
+    with pytest.raises(VersionConflict):
+        behind.act(game_id, seat, [move], expected_version=cached.version)
+    assert behind.act(game_id, seat, [move], expected_version=latest.version) > latest.version
+
+
+def test_a_request_applied_elsewhere_is_answered_not_applied_again_from_a_stale_cache(
+    shared_store: StoreUnderTest,
+):
+    ahead, behind = shared_store.app(), shared_store.app()
+    game_id = _game(ahead)
+    behind.state(game_id)
+    seat = to_move(ahead.state(game_id).table)
+    request = Request(seat=seat, key="draw-1", digest="draw from the stock")
+    first = ahead.act(game_id, seat, [STOCK], request=request)
+
+    again = behind.act(game_id, seat, [STOCK], request=request)
+
+    assert again == first
+    assert len(ahead.events_after(game_id)) == first
+
+
+def test_a_query_reads_what_another_writer_stored(stale):
+    ahead, behind, game_id, cached = stale
+    assert behind.state(game_id) == ahead.state(game_id)
+    assert behind.state(game_id).version > cached.version
+
+
+def test_a_game_read_once_is_not_changed_by_later_commands(shared_store: StoreUnderTest):
+    # Readers share the cached game without a copy: commands must never change it.
+    app = shared_store.app()
+    game_id = _game(app)
+    before = app.state(game_id)
+    hands = [list(held) for held in before.table.hand.hands] if before.table.hand else []
+
+    after = _play(app, game_id, 6)
+    with pytest.raises(IllegalMove):
+        app.act(game_id, (to_move(after.table) + 1) % 2, [STOCK])
+
+    assert before == app.state(game_id, version=before.version)
+    assert before.table.hand is not None
+    assert [list(held) for held in before.table.hand.hands] == hands
+    assert after == app.state(game_id)
