@@ -21,7 +21,7 @@ For each store, in this one process:
   (also split into reading+decoding and replaying); *snapshot*: from a
   snapshot at the last version, and at the last multiple of 100 (then up to
   99 events replayed); *cache*: the cached game of a warm application (a
-  fast-forward query for newer events and the copy a command works on).
+  query for newer events; the cached game itself is shared, not copied).
 
 Each figure is the median of `--rounds` rounds (or of `--repeat` timings)
 with the best one: on a busy machine the best is nearer what an idle one
@@ -344,7 +344,7 @@ class Rebuild:
             f"{self.cold_first_ms:.2f} ms; of which reading and decoding {self.read}",
             f"  from a snapshot at the last version: {self.snapshot}",
             f"  from a snapshot {self.snapshot_tail} events back: {self.snapshot_tail_timing}",
-            f"  from the cache (fast-forward and copy): {self.cached}",
+            f"  from the cache (a query for newer events): {self.cached}",
         ]
 
 
