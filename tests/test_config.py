@@ -247,18 +247,23 @@ def test_body_size_limit() -> None:
         assert small.status_code == 201
 
 
+def _app_logging_at(level: LogLevel) -> None:
+    create_app(
+        RummyApplication(env=Settings(store=Store.MEMORY).event_store_env()),
+        Settings(store=Store.MEMORY, log_level=level),
+    )
+
+
 def test_log_level_reaches_the_app() -> None:
-    create_app(
-        RummyApplication(env=Settings(store=Store.MEMORY).event_store_env()),
-        Settings(store=Store.MEMORY, log_level=LogLevel.WARNING),
-    )
-    assert logging.getLogger("litestar").getEffectiveLevel() == logging.WARNING
-    assert logging.getLogger().getEffectiveLevel() == logging.WARNING
-    create_app(
-        RummyApplication(env=Settings(store=Store.MEMORY).event_store_env()),
-        Settings(store=Store.MEMORY, log_level=LogLevel.DEBUG),
-    )
-    assert logging.getLogger("litestar").getEffectiveLevel() == logging.DEBUG
+    try:
+        _app_logging_at(LogLevel.WARNING)
+        assert logging.getLogger("litestar").getEffectiveLevel() == logging.WARNING
+        assert logging.getLogger().getEffectiveLevel() == logging.WARNING
+        _app_logging_at(LogLevel.DEBUG)
+        assert logging.getLogger("litestar").getEffectiveLevel() == logging.DEBUG
+    finally:
+        # Logging is configured for the whole process: leave it as the other tests have it.
+        _app_logging_at(Settings().log_level)
 
 
 # --- `rummy serve` refuses to start -----------------------------------------------

@@ -13,6 +13,7 @@ from service.api.errors import problem_details_config
 from service.api.feed import FeedController
 from service.api.games import GamesController, Services
 from service.api.health import HealthController
+from service.api.log_writer import flush_logs
 from service.api.logging import RequestLog, json_logging
 from service.api.metrics import Metrics, MetricsController, RequestMetrics
 from service.api.openapi import finish_openapi
@@ -62,7 +63,7 @@ def create_app(
             "metrics": Provide(lambda: metrics, sync_to_thread=False),
         },
         on_startup=[lambda: end_streams_on_signals(hub)],
-        on_shutdown=[hub.close],
+        on_shutdown=[hub.close, flush_logs],
         plugins=[ProblemDetailsPlugin(problem_details_config())],
         openapi_config=openapi_config(),
         request_max_body_size=settings.max_body_bytes,

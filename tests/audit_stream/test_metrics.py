@@ -16,6 +16,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from service.api.app import create_app
 from service.api.logging import JsonFormatter, RequestIdFilter, mask_secrets, request_id
 from service.config import Settings, Store
+from service.domain.cards import Card
 from service.domain.errors import WrongPhase
 from service.game.application import RummyApplication
 from tests.audit_stream.games import new_game, next_move, play
@@ -144,6 +145,25 @@ def test_the_json_formatter_stamps_the_request_id_and_masks_secrets() -> None:
     assert mask_secrets("seat 1 chose Discard(card=Card(10H)) over KD") == (
         "seat 1 chose Discard(card=Card([card])) over [card]"
     )
+
+
+def test_every_string_of_a_line_is_masked_wherever_it_sits() -> None:
+    record = logging.LogRecord("service.test", logging.INFO, __file__, 1, "%s", None, None)
+    record.msg = "Authorization: Bearer s3cret-admin"
+    record.args = ()
+    record.hands = [["10H", "KD"], ("AS",)]
+    record.by_card = {"QC": {"note": "Bearer abc"}}
+    record.card = Card.parse("7S")
+    record.count = 3
+    with request_id("2C"):
+        RequestIdFilter().filter(record)
+    line = json.loads(JsonFormatter().format(record))
+    assert line["message"] == "Authorization: Bearer ***"
+    assert line["request_id"] == "[card]"
+    assert line["hands"] == [["[card]", "[card]"], ["[card]"]]
+    assert line["by_card"] == {"[card]": {"note": "Bearer ***"}}
+    assert line["card"] == "[card]"
+    assert line["count"] == 3
 
 
 def test_a_request_id_comes_back_and_a_bad_one_is_replaced(client: TestClient[Litestar]) -> None:
