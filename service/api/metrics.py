@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from litestar import Controller, Response, get
@@ -123,12 +124,25 @@ class Metrics:
         return generate_latest(self.registry)
 
 
+@dataclass(frozen=True, slots=True)
+class _Series:
+    """The counter and histograms one kind of request (method, route, status) goes to."""
+
+    requests: Counter
+    seconds: Histogram
+    action_seconds: Histogram | None
+    """Only for `POST /games/{game_id}/actions`."""
+
+
 class RequestMetrics:
     """ASGI middleware: counts and times every HTTP request by route and status."""
 
     def __init__(self, app: ASGIApp, metrics: Metrics) -> None:
         self.app = app
         self.metrics = metrics
+        # prometheus-client finds a labelled series by checking and joining its labels,
+        # which costs more than counting: each kind of request looks its series up once.
+        self._known: dict[tuple[str, str, int], _Series] = {}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != ScopeType.HTTP:
@@ -148,11 +162,24 @@ class RequestMetrics:
             await self.app(scope, receive, send_status)
         finally:
             elapsed = time.perf_counter() - started
-            method, route = http["method"], route_of(http)
-            self.metrics.requests.labels(method, route, str(status)).inc()
-            self.metrics.request_seconds.labels(method, route).observe(elapsed)
-            if method == "POST" and route == ACTION_ROUTE:
-                self.metrics.action_seconds.labels(str(status)).observe(elapsed)
+            series = self._series(http["method"], route_of(http), status)
+            series.requests.inc()
+            series.seconds.observe(elapsed)
+            if series.action_seconds is not None:
+                series.action_seconds.observe(elapsed)
+
+    def _series(self, method: str, route: str, status: int) -> _Series:
+        key = (method, route, status)
+        found = self._known.get(key)
+        if found is None:
+            metrics = self.metrics
+            is_action = method == "POST" and route == ACTION_ROUTE
+            found = self._known[key] = _Series(
+                requests=metrics.requests.labels(method, route, str(status)),
+                seconds=metrics.request_seconds.labels(method, route),
+                action_seconds=metrics.action_seconds.labels(str(status)) if is_action else None,
+            )
+        return found
 
 
 class MetricsController(Controller):
