@@ -70,3 +70,9 @@ def test_joining_a_full_game_is_refused(api: Api) -> None:
     assert response.status_code == 409
     assert response.json()["code"] == "game_full"
     assert game.view(ADMIN)["version"] == before
+
+
+def test_a_whole_number_written_as_a_float_counts_as_that_number(api: Api) -> None:
+    game = api.create(seats=3.0, rules={"deals": 1.0})
+    assert len(game.view(PUBLIC)["players"]) == 3
+    assert game.view(PUBLIC)["rules"]["deals"] == 1
