@@ -10,12 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Protocol
 from uuid import UUID
 
 import msgspec
 
 from service.domain.cards import card_codes, sorted_cards
+from service.domain.rules import RuleSet
 from service.domain.state import HandResult, Status, Table
 from service.domain.turns import legal_moves
 
@@ -157,7 +159,7 @@ def game_view(game: GameSnapshot, viewer: Viewer) -> GameView:
         game_id=str(game.game_id),
         version=game.version,
         status=table.status.value,
-        rules=table.rules.to_dict(),
+        rules=dict(_rules(table.rules)),  # a copy: the cached one is every view's
         players=_players(game),
         hand_number=table.hand_number,
         dealer=table.dealer,
@@ -204,6 +206,12 @@ def last_hand(result: HandResult) -> LastHand:
             for seat, cards in enumerate(result.remaining)
         ],
     )
+
+
+@lru_cache(maxsize=64)
+def _rules(rules: RuleSet) -> dict[str, Any]:
+    """`rules` as plain data: a game's rules never change, and most games share them."""
+    return rules.to_dict()
 
 
 def _players(game: GameSnapshot) -> list[PlayerSummary]:
