@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import random
 import threading
 import time
 
 import pytest
+from eventsourcing.postgres import PostgresApplicationRecorder
+from eventsourcing.utils import get_topic
 from psycopg import sql
 
 from service.game.application import NewGame, NewSeat
 from service.game.postgres import LockedInsertRecorder
+from tests.game.players import Player, to_move
 from tests.game.stores import StoreUnderTest
 from tests.postgres import connect
 
@@ -70,3 +74,22 @@ def test_an_append_waits_for_another_transaction_writing_the_events(
         writer.join(timeout=10)
     assert created
     assert created[0] >= released
+
+
+def test_replicas_on_either_recorder_share_one_database(postgres_store: StoreUnderTest):
+    # A rolling update runs old replicas (the library's recorder) beside new ones.
+    ours = postgres_store.app()
+    library = postgres_store.app(APPLICATION_RECORDER_TOPIC=get_topic(PostgresApplicationRecorder))
+    assert not isinstance(library.recorder, LockedInsertRecorder)
+    game_id = ours.create_game(TWO).game_id
+    player = Player(random.Random(6))
+    for turn in range(12):
+        app = (ours, library)[turn % 2]
+        state = app.state(game_id)
+        seat = to_move(state.table)
+        app.act(game_id, seat, [player.move(state.table, seat)])
+
+    assert ours.state(game_id) == library.state(game_id)
+    positions = [entry.position for entry in ours.feed(limit=1000)]
+    assert positions == sorted(set(positions))
+    assert len(positions) == ours.state(game_id).version
