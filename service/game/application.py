@@ -380,16 +380,16 @@ class RummyApplication(Application[UUID]):
             except Exception:
                 if stored:
                     raise
-                game, stored = deepcopy(self._current(game_id)), True
-                continue
-            if not game.pending_events or self._saved(game):
-                return outcome
-            game, stored = deepcopy(self._current(game_id)), True
+            else:
+                if not game.pending_events or self._saved(game):
+                    return outcome
+            game, stored = self._copy_for_command(game_id, stored_only=True)
         raise WriteConflict(f"The game changed too often while {doing}: try again.")
 
-    def _copy_for_command(self, game_id: UUID) -> tuple[Game, bool]:
-        """A copy of the game to change, and whether it was just read from the store."""
-        cached = self._cached(game_id)
+    def _copy_for_command(self, game_id: UUID, *, stored_only: bool = False) -> tuple[Game, bool]:
+        """A copy of the game to change (the cached one unless `stored_only`), and
+        whether it was just read from the store."""
+        cached = None if stored_only else self._cached(game_id)
         if cached is not None:
             return deepcopy(cached), False
         return deepcopy(self._current(game_id)), True
@@ -442,15 +442,14 @@ class RummyApplication(Application[UUID]):
         return game
 
     def _saved(self, game: Game) -> bool:
-        """Save and cache; False if the store holds this version already (the copy
-        was stale, or another writer got there first)."""
+        """Save (the library then caches `game`); False if the store holds this
+        version already (the copy was stale, or another writer got there first)."""
         try:
             self.save(game)
         except IntegrityError:
             for observer in self.observers:
                 observer.write_conflict()
             return False
-        self._cache(game)
         return True
 
     def _notify(self, recordings: list[Recording[UUID]]) -> None:
