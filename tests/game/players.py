@@ -91,6 +91,15 @@ class Player:
         return self.rng.choice(discards or moves)
 
 
+def play_moves(app: RummyApplication, game_id: UUID, player: Player, moves: int = 1) -> GameState:
+    """Play `moves` commands of one move each, for whoever is to move; the game after."""
+    for _ in range(moves):
+        state = app.state(game_id)
+        seat = to_move(state.table)
+        app.act(game_id, seat, [player.move(state.table, seat)])
+    return app.state(game_id)
+
+
 @dataclass
 class PlayedGame:
     """A game played through the application, with the state after each command."""

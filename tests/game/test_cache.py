@@ -18,7 +18,7 @@ from service.domain.turns import is_legal
 from service.game.aggregate import Request
 from service.game.application import GameState, NewGame, NewSeat, RummyApplication
 from service.game.errors import VersionConflict
-from tests.game.players import STOCK, Player, to_move, with_rules
+from tests.game.players import STOCK, Player, play_moves, to_move, with_rules
 from tests.game.stores import StoreUnderTest
 
 
@@ -26,15 +26,6 @@ def _game(app: RummyApplication) -> UUID:
     return app.create_game(
         NewGame(seats=[NewSeat("ann"), NewSeat("bob")], rules=with_rules(target=500), seed="c")
     ).game_id
-
-
-def _play(app: RummyApplication, game_id: UUID, moves: int, seed: int = 3) -> GameState:
-    player = Player(random.Random(seed))
-    for _ in range(moves):
-        state = app.state(game_id)
-        seat = to_move(state.table)
-        app.act(game_id, seat, [player.move(state.table, seat)])
-    return app.state(game_id)
 
 
 @pytest.fixture
@@ -45,7 +36,7 @@ def stale(
     ahead, behind = shared_store.app(), shared_store.app()
     game_id = _game(ahead)
     cached = behind.state(game_id)
-    _play(ahead, game_id, 3)
+    play_moves(ahead, game_id, Player(random.Random(3)), 3)
     return ahead, behind, game_id, cached
 
 
@@ -102,7 +93,7 @@ def test_a_game_read_once_is_not_changed_by_later_commands(shared_store: StoreUn
     before = app.state(game_id)
     hands = [list(held) for held in before.table.hand.hands] if before.table.hand else []
 
-    after = _play(app, game_id, 6)
+    after = play_moves(app, game_id, Player(random.Random(3)), 6)
     with pytest.raises(IllegalMove):
         app.act(game_id, (to_move(after.table) + 1) % 2, [STOCK])
 

@@ -22,7 +22,7 @@ from service.game.aggregate import Request
 from service.game.application import WRITE_ATTEMPTS, NewGame, NewSeat, RummyApplication
 from service.game.errors import WriteConflict
 from service.game.events import GameEvent, HandDealt
-from tests.game.players import Player, to_move, with_rules
+from tests.game.players import Player, play_moves, to_move, with_rules
 from tests.game.stores import StoreUnderTest
 
 pytestmark = pytest.mark.postgres
@@ -151,11 +151,7 @@ def test_a_stale_cached_game_is_brought_up_to_date_before_a_command(
     ).game_id
     cached = behind.state(game_id)  # `behind` now caches this version
     player = Player(random.Random(9))
-    for _ in range(7):
-        state = ahead.state(game_id)
-        seat = to_move(state.table)
-        ahead.act(game_id, seat, [player.move(state.table, seat)])
-    latest = ahead.state(game_id)
+    latest = play_moves(ahead, game_id, player, 7)
 
     # What was legal at the cached version is checked against the latest one.
     stale_seat = to_move(cached.table)

@@ -13,7 +13,7 @@ from psycopg import sql
 
 from service.game.application import NewGame, NewSeat
 from service.game.postgres import LockedInsertRecorder
-from tests.game.players import Player, to_move
+from tests.game.players import Player, play_moves
 from tests.game.stores import StoreUnderTest
 from tests.postgres import connect
 
@@ -84,10 +84,7 @@ def test_replicas_on_either_recorder_share_one_database(postgres_store: StoreUnd
     game_id = ours.create_game(TWO).game_id
     player = Player(random.Random(6))
     for turn in range(12):
-        app = (ours, library)[turn % 2]
-        state = app.state(game_id)
-        seat = to_move(state.table)
-        app.act(game_id, seat, [player.move(state.table, seat)])
+        play_moves((ours, library)[turn % 2], game_id, player)
 
     assert ours.state(game_id) == library.state(game_id)
     positions = [entry.position for entry in ours.feed(limit=1000)]
