@@ -166,6 +166,7 @@ class GamesController(Controller):
         summary="Create a game",
         status_code=201,
         responses=problems(422),
+        response_headers=[ETAG],
         request_body_examples=[
             Example(
                 summary="Two named players, classic rules",
@@ -179,8 +180,8 @@ class GamesController(Controller):
     )
     async def create_game(
         self, services: NamedDependency[Services], data: JSONBody[CreateGame]
-    ) -> CreatedGame:
-        def work() -> CreatedGame:
+    ) -> Response[CreatedGame]:
+        def work() -> Response[CreatedGame]:
             named = data.players or []
             seats = data.seats if data.seats is not None else len(named)
             if seats < len(named):
@@ -195,7 +196,7 @@ class GamesController(Controller):
             created = services.games.create_game(
                 NewGame(seats=wanted, rules=rules, seed=data.seed, decks=decks, dealer=data.dealer)
             )
-            return CreatedGame(
+            body = CreatedGame(
                 game_id=str(created.game_id),
                 players=[
                     SeatToken(seat=seat, name=named[seat].name, token=token)
@@ -204,6 +205,7 @@ class GamesController(Controller):
                 version=created.version,
                 seed_commitment=created.seed_commitment,
             )
+            return Response(body, headers=_etag(created.version))
 
         return await services.run(work)
 
@@ -213,6 +215,7 @@ class GamesController(Controller):
         summary="Join an open seat",
         status_code=201,
         responses=problems(404, 409, 422),
+        response_headers=[ETAG],
         request_body_examples=[Example(summary="Join", value={"name": "Cleo"})],
     )
     async def join_game(
@@ -220,14 +223,15 @@ class GamesController(Controller):
         services: NamedDependency[Services],
         game_id: FromPath[UUID],
         data: JSONBody[JoinGame],
-    ) -> JoinedSeat:
-        def work() -> JoinedSeat:
+    ) -> Response[JoinedSeat]:
+        def work() -> Response[JoinedSeat]:
             joined = services.games.join_game(
                 game_id, NewSeat(name=data.name, client_seed=data.client_seed or "")
             )
-            return JoinedSeat(
+            body = JoinedSeat(
                 game_id=str(game_id), seat=joined.seat, token=joined.token, version=joined.version
             )
+            return Response(body, headers=_etag(joined.version))
 
         return await services.run(work)
 
@@ -320,7 +324,14 @@ class GamesController(Controller):
         services: NamedDependency[Services],
         game_id: FromPath[UUID],
         after: Annotated[int, QueryParameter(ge=0, le=2**31)] = 0,
-        limit: Annotated[int, QueryParameter(ge=1, le=1000)] = 1000,
+        limit: Annotated[
+            int | None,
+            QueryParameter(
+                ge=1,
+                le=1000,
+                description="At most this many (the first after `after`); without it, all.",
+            ),
+        ] = None,
         authorization: Authorization = None,
     ) -> Response[EventsPage]:
         def work() -> Response[EventsPage]:

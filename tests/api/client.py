@@ -114,6 +114,7 @@ class Game:
         response = self.api.client.post(f"/games/{self.id}/players", json={"name": name, **extra})
         self.log.append(response)
         assert response.status_code == 201, response.text
+        check_etag(response)
         joined: Json = response.json()
         self.tokens[joined["seat"]] = joined["token"]
         return joined
@@ -128,6 +129,7 @@ class Api:
     def create(self, **body: Any) -> Game:
         response = self.client.post("/games", json=body)
         assert response.status_code == 201, response.text
+        check_etag(response)
         created = response.json()
         game = Game(
             api=self,
