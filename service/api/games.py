@@ -287,7 +287,10 @@ class GamesController(Controller):
                 required=False,
                 min_length=1,
                 max_length=255,
-                description="Repeating a key returns the first outcome and applies nothing again.",
+                description=(
+                    "Repeating a key returns the first outcome (the view it led to, or "
+                    "the same refusal) and applies nothing again."
+                ),
             ),
         ] = None,
         if_match: Annotated[

@@ -28,19 +28,19 @@ from eventsourcing.persistence import ApplicationRecorder, IntegrityError, Recor
 
 from service.domain.actions import Action
 from service.domain.cards import Card
-from service.domain.errors import InvalidSeating
+from service.domain.errors import IllegalMove, InvalidSeating
 from service.domain.rules import RuleSet
 from service.domain.setup import check_new_game
 from service.domain.state import Table
 from service.game.aggregate import Game, Request, SeatEntry
 from service.game.errors import (
     GameNotFound,
-    IdempotencyKeyReused,
     VersionConflict,
     VersionNotFound,
     WriteConflict,
 )
 from service.game.events import GameEvent
+from service.game.refusals import RefusalLog, reused
 from service.game.tokens import hash_token, new_seed, new_token, token_matches
 from service.game.topics import register_moved_topics
 
@@ -173,6 +173,7 @@ class RummyApplication(Application[UUID]):
             )
         self.bots = bots
         self._caching = threading.Lock()
+        self.refusals = RefusalLog(self.factory.aggregate_recorder(purpose="refusals"))
 
     def create_game(self, new: NewGame) -> CreatedGame:
         players = len(new.seats)
@@ -230,7 +231,7 @@ class RummyApplication(Application[UUID]):
         """Play `actions` for `seat`, all or nothing; returns the version after them.
 
         A request seen before returns the version its first run left and
-        applies nothing again.
+        applies nothing again; one refused before is refused again alike.
         """
         return self.play(
             game_id, seat, actions, request=request, expected_version=expected_version
@@ -270,19 +271,16 @@ class RummyApplication(Application[UUID]):
         seat and the game as the actions left it. `idempotency` is the client's
         (key, body digest)."""
 
+        requests: list[Request] = []  # the request, once `act` has told the seat
+
         def act(game: Game) -> tuple[int, GameState]:
             seat = identify(_state(game))
             request = None if idempotency is None else Request(seat, *idempotency)
             if request is not None:
-                applied = game.applied_request(request)
-                if applied is not None:
-                    digest, version = applied
-                    if digest != request.digest:
-                        raise IdempotencyKeyReused(
-                            f"Idempotency key {request.key!r} was already used for a "
-                            f"different request by this seat."
-                        )
-                    return seat, self.state(game_id, version)
+                requests.append(request)
+                earlier = self._earlier_outcome(game, request)
+                if earlier is not None:
+                    return seat, earlier
             if expected_version is not None and game.version != expected_version:
                 raise VersionConflict(
                     f"The game is at version {game.version}, not {expected_version}."
@@ -291,7 +289,27 @@ class RummyApplication(Application[UUID]):
             self._let_bots_play(game, request)
             return seat, _state(game)
 
-        return self._command(game_id, act, "acting")
+        try:
+            return self._command(game_id, act, "acting")
+        except IllegalMove as refused:
+            if not requests:
+                raise
+            # Decided on the game as stored: this refusal is the request's outcome.
+            self.refusals.keep(game_id, requests[-1], refused).raise_for(requests[-1])
+
+    def _earlier_outcome(self, game: Game, request: Request) -> GameState | None:
+        """The game as `request` left it if it was applied before; raises its
+        refusal again if it was refused before; None if it is new."""
+        applied = game.applied_request(request)
+        if applied is not None:
+            digest, version = applied
+            if digest != request.digest:
+                raise reused(request)
+            return self.state(game.id, version)
+        refusal = self.refusals.find(game.id, request)
+        if refusal is not None:
+            refusal.raise_for(request)
+        return None
 
     def state(self, game_id: UUID, version: int | None = None) -> GameState:
         """The game now, or as it was at `version`."""

@@ -508,16 +508,20 @@ def test_events_after_n_are_all_the_events_after_n_however_many(tmp_path: Path) 
 def test_a_refused_request_repeated_with_its_key_is_refused_alike_and_changes_nothing(
     api: Api,
 ) -> None:
-    """A rejected action changes nothing, so its key records nothing: the same
-    request again, on the same game, gets the same refusal."""
+    """A rejected action changes nothing in the game, yet it is the outcome of its
+    key: repeated, even once the game has moved on and the same draw would now be
+    legal, it is refused alike and changes nothing."""
     game = api.create(players=TWO, dealer=ANN, decks=[two_player_deck()])
-    before = game.events(ADMIN)
     key = {"Idempotency-Key": "refused-once"}
     first = game.act(ANN, draw(), key)
+    game.play(BOB, [draw(), discard("5S")])  # now it is Ann's turn to draw
+    before = game.events(ADMIN)
     again = game.act(ANN, draw(), key)
     assert first.status_code == again.status_code == 409
-    assert first.json()["code"] == again.json()["code"] == "not_your_turn"
+    assert first.json() == again.json()
+    assert again.json()["code"] == "not_your_turn"
     assert game.events(ADMIN) == before
+    assert game.act(ANN, draw(), {"Idempotency-Key": "a-new-request"}).status_code == 200
 
 
 def test_a_repeated_key_returns_the_original_outcome_after_a_restart(tmp_path: Path) -> None:

@@ -6,11 +6,13 @@ import pytest
 
 from service.domain.actions import Action, Discard
 from service.domain.cards import Card
-from service.domain.errors import WrongPhase
+from service.domain.errors import NotYourTurn, WrongPhase
+from service.domain.turns import is_legal
 from service.game.aggregate import Request
 from service.game.application import NewGame, NewSeat, RummyApplication
-from service.game.errors import IdempotencyKeyReused
+from service.game.errors import IdempotencyKeyReused, VersionConflict
 from tests.game.players import DECK, STOCK
+from tests.game.stores import StoreUnderTest
 
 TURN: list[Action] = [STOCK, Discard(Card.parse("5S"))]
 """Seat 1's first turn: draw 5S, discard it."""
@@ -72,12 +74,88 @@ def test_the_same_key_from_another_seat_is_another_request(app: RummyApplication
     assert app.state(game_id).version == second
 
 
-def test_a_refused_request_leaves_nothing_to_remember_it_by(app: RummyApplication):
+def test_a_refused_request_repeated_after_the_game_moved_on_is_refused_alike(
+    app: RummyApplication,
+):
+    game_id = new_game(app)
+    early = Request(seat=0, key="k", digest="draw")
+    with pytest.raises(NotYourTurn) as first:
+        app.act(game_id, 0, [STOCK], request=early)
+    app.act(game_id, 1, TURN)
+    stored = app.events_after(game_id)
+    assert is_legal(app.state(game_id).table, 0, STOCK), "now the same draw would be legal"
+
+    with pytest.raises(NotYourTurn) as again:
+        app.act(game_id, 0, [STOCK], request=early)
+
+    assert again.value.message == first.value.message
+    assert app.events_after(game_id) == stored
+    # Another key is another request: the draw itself was never barred.
+    assert app.act(game_id, 0, [STOCK], request=Request(0, "k2", "draw")) == len(stored) + 1
+
+
+def test_a_refused_key_may_not_be_reused_for_a_different_request(app: RummyApplication):
     game_id = new_game(app)
     with pytest.raises(WrongPhase):
         app.act(game_id, 1, TURN[1:], request=Request(seat=1, key="k", digest="discard first"))
+    stored = app.events_after(game_id)
 
-    # The key was never applied, so it is free for the corrected request.
-    version = app.act(game_id, 1, TURN, request=Request(seat=1, key="k", digest="whole turn"))
+    with pytest.raises(IdempotencyKeyReused):
+        app.act(game_id, 1, TURN, request=Request(seat=1, key="k", digest="whole turn"))
 
-    assert version == app.state(game_id).version == 4
+    assert app.events_after(game_id) == stored
+
+
+def test_a_refusal_is_not_kept_without_a_key_and_a_stale_if_match_is_not_kept_at_all(
+    app: RummyApplication,
+):
+    game_id = new_game(app)
+    request = Request(seat=1, key="k", digest="turn")
+    with pytest.raises(NotYourTurn):
+        app.act(game_id, 0, [STOCK])
+    with pytest.raises(VersionConflict):
+        app.act(game_id, 1, TURN, request=request, expected_version=0)
+
+    # A stale If-Match is a precondition of the moment, not the request's outcome.
+    assert app.act(game_id, 1, TURN, request=request) == 4
+    assert app.refusals.find(game_id, request) is None
+
+
+def test_a_refusal_holds_on_every_replica_and_after_a_restart(shared_store: StoreUnderTest):
+    first = shared_store.app()
+    game_id = new_game(first)
+    early = Request(seat=0, key="k", digest="draw")
+    with pytest.raises(NotYourTurn):
+        first.act(game_id, 0, [STOCK], request=early)
+    first.act(game_id, 1, TURN)
+    first.close()
+
+    other = shared_store.app()
+    with pytest.raises(NotYourTurn):
+        other.act(game_id, 0, [STOCK], request=early)
+    assert other.state(game_id).version == 4
+
+
+def test_only_a_refusal_by_the_game_as_stored_is_kept(shared_store: StoreUnderTest):
+    ahead, behind = shared_store.app(), shared_store.app()
+    game_id = new_game(ahead)
+    behind.state(game_id)  # behind caches the game with seat 1 to move
+    ahead.act(game_id, 1, TURN)
+    request = Request(seat=0, key="k", digest="draw")
+
+    # On behind's cached copy it is not seat 0's turn; as stored, it is.
+    assert behind.act(game_id, 0, [STOCK], request=request) == 5
+
+    assert behind.refusals.find(game_id, request) is None
+    assert ahead.state(game_id).version == 5
+
+
+def test_the_first_refusal_kept_for_a_key_stands(app: RummyApplication):
+    game_id = new_game(app)
+    request = Request(seat=0, key="k", digest="draw")
+    kept = app.refusals.keep(game_id, request, NotYourTurn("first"))
+
+    again = app.refusals.keep(game_id, request, WrongPhase("second"))
+
+    assert again == kept == app.refusals.find(game_id, request)
+    assert (kept.code, kept.message) == ("not_your_turn", "first")
