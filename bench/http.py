@@ -15,6 +15,9 @@ then:
    a game with named players, then every turn GET the view of the seat to
    move with its token, pick uniformly among its `legal` moves and POST it to
    `/games/{id}/actions`. Each request goes to a randomly chosen replica.
+   With `--keys`, every action carries a fresh `Idempotency-Key`, as a
+   careful client's would (the server then also reads the key's refusal
+   record: service/game/refusals.py).
 2. As many clients GET `/health` (the cheapest route of the same app), to
    show what the server costs without the game.
 
@@ -291,6 +294,7 @@ class Options:
     server_env: dict[str, str]
     seed: int | None
     keep_logs: bool
+    keys: bool
 
 
 @contextlib.contextmanager
@@ -464,7 +468,12 @@ class Client(Protocol):
     """What a simulated player needs: one request, sent to a randomly chosen replica."""
 
     async def request(
-        self, method: str, path: str, body: object = None, token: str | None = None
+        self,
+        method: str,
+        path: str,
+        body: object = None,
+        token: str | None = None,
+        key: str | None = None,
     ) -> tuple[int, bytes]: ...
 
     async def aclose(self) -> None: ...
@@ -485,13 +494,15 @@ class Connection:
         self.writer: asyncio.StreamWriter | None = None
 
     async def request(
-        self, method: str, path: str, body: bytes | None, token: str | None
+        self, method: str, path: str, body: bytes | None, token: str | None, key: str | None
     ) -> tuple[int, bytes]:
         if self.reader is None or self.writer is None or self.writer.is_closing():
             self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
         head = f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\n"
         if token is not None:
             head += f"Authorization: Bearer {token}\r\n"
+        if key is not None:
+            head += f"Idempotency-Key: {key}\r\n"
         if body is not None:
             head += f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n"
         self.writer.write(head.encode("latin-1") + b"\r\n" + (body or b""))
@@ -541,13 +552,18 @@ class StreamClient:
         self.timeout = timeout
 
     async def request(
-        self, method: str, path: str, body: object = None, token: str | None = None
+        self,
+        method: str,
+        path: str,
+        body: object = None,
+        token: str | None = None,
+        key: str | None = None,
     ) -> tuple[int, bytes]:
         connection = self.rng.choice(self.connections)
         raw = None if body is None else json.dumps(body, separators=(",", ":")).encode()
         try:
             async with asyncio.timeout(self.timeout):
-                return await connection.request(method, path, raw, token)
+                return await connection.request(method, path, raw, token, key)
         except (OSError, EOFError, TimeoutError, ValueError, IndexError) as error:
             raise TransportFailure(f"{type(error).__name__}: {error}") from error
 
@@ -564,9 +580,16 @@ class HttpxClient:
         self.rng = rng
 
     async def request(
-        self, method: str, path: str, body: object = None, token: str | None = None
+        self,
+        method: str,
+        path: str,
+        body: object = None,
+        token: str | None = None,
+        key: str | None = None,
     ) -> tuple[int, bytes]:
         headers = {} if token is None else {"Authorization": f"Bearer {token}"}
+        if key is not None:
+            headers["Idempotency-Key"] = key
         try:
             response = await self.rng.choice(self.shared).request(
                 method, path, json=body, headers=headers
@@ -694,8 +717,16 @@ async def play_game(
             stats.error("view", f"seat {seat} to move has no legal move")
             break
         move = rng.choice(view.moves)
+        key = f"{number}-{actions}-{rng.getrandbits(32):08x}" if options.keys else None
         done = await timed(
-            stats, "action", client, "POST", f"{path}/actions", body=move, token=tokens[seat]
+            stats,
+            "action",
+            client,
+            "POST",
+            f"{path}/actions",
+            body=move,
+            token=tokens[seat],
+            key=key,
         )
         if done is None:
             break
@@ -1063,6 +1094,11 @@ def parse_args(argv: Sequence[str] | None) -> tuple[list[int], Options]:
     )
     parser.add_argument("--seed", type=int, help="seed for the clients' move choices")
     parser.add_argument("--keep-logs", action="store_true", help="keep the servers' logs")
+    parser.add_argument(
+        "--keys",
+        action="store_true",
+        help="send a fresh Idempotency-Key with every action, as a careful client does",
+    )
     args = parser.parse_args(argv)
     if args.games < 1 or args.seconds <= 0 or args.workers < 1 or args.max_actions < 1:
         parser.error("--games, --seconds, --workers and --max-actions must be positive")
@@ -1083,6 +1119,7 @@ def parse_args(argv: Sequence[str] | None) -> tuple[list[int], Options]:
         server_env=dict(args.server_env),
         seed=args.seed,
         keep_logs=args.keep_logs,
+        keys=args.keys,
     )
 
 
