@@ -137,7 +137,9 @@ def _new_game_rules(components: dict[str, Any]) -> None:
         "Name the players, or give a number of open seats, or both (the named players take "
         "the first seats). There are 2 to 6 seats (`seats`, else one per named player), "
         "at least one of them for a person (open, or named without `bot`); `dealer` is one "
-        "of them; `rules.hand_size` leaves at least one card for the stock after the upcard."
+        "of them; `rules.hand_size` leaves at least one card for the stock after the upcard, "
+        "and with `rules.exhausted` void (the default) it is at least 2 (3 under "
+        "`going_out` discard), or the game could never end."
     )
     new_game["anyOf"] = [
         branch for seats in range(MIN_PLAYERS, MAX_PLAYERS + 1) for branch in _seating(seats)
@@ -149,6 +151,32 @@ def _new_game_rules(components: dict[str, Any]) -> None:
         "required": ["target", "deals"],
         "properties": {"target": {"type": "integer"}, "deals": {"type": "integer"}},
     }
+    components["Rules"]["allOf"] = [
+        {"not": _never_ending(smallest=2)},
+        {"not": _never_ending(smallest=3, going_out="discard")},
+    ]
+
+
+def _never_ending(smallest: int, going_out: str | None = None) -> dict[str, Any]:
+    """Rules under which nobody can go out with fewer than `smallest` cards dealt
+    (under `going_out`, if given), and no hand scores otherwise: the game could
+    never end (`RuleSet.check_can_end`)."""
+    under = "" if going_out is None else f" under `going_out` {going_out}"
+    never: dict[str, Any] = {
+        "description": (
+            f"A game that could never end: fewer than {smallest} cards dealt{under}, so "
+            "nobody can go out, and `exhausted` void (the default), so no hand scores."
+        ),
+        "required": ["hand_size"],
+        "properties": {
+            "hand_size": {"type": "integer", "maximum": smallest - 1},
+            "exhausted": {"enum": ["void", None]},
+        },
+    }
+    if going_out is not None:
+        never["required"].append("going_out")
+        never["properties"]["going_out"] = {"const": going_out}
+    return never
 
 
 _A_PERSON = {

@@ -129,6 +129,28 @@ class RuleSet:
             )
         return size
 
+    def check_can_end(self) -> None:
+        """Refuse rules under which a game could never end (RULES.md: the turn cap
+        is there "so a game can never run for ever").
+
+        A player goes out holding `hand_size` + 1 cards after the draw, and the
+        first meld of a hand takes 3 of them: so nobody ever goes out with one
+        card dealt, nor with two when the last card must be discarded. If,
+        besides, a hand that runs out scores nothing, no hand ever scores.
+        """
+        smallest = 3 if self.going_out is GoingOut.DISCARD else 2
+        if (
+            self.hand_size is not None
+            and self.hand_size < smallest
+            and self.exhausted is Exhausted.VOID
+        ):
+            raise InvalidRules(
+                f"With hand_size {self.hand_size} and going_out {self.going_out.value} "
+                f"nobody can ever go out (a first meld takes 3 cards), and with exhausted "
+                f"void no other hand scores: the game could never end. Deal at least "
+                f"{smallest} cards each, or set exhausted to score."
+            )
+
     def to_dict(self) -> dict[str, Any]:
         """The rule set as plain JSON-ready data, every option named."""
         return {field.name: _plain(getattr(self, field.name)) for field in dataclasses.fields(self)}

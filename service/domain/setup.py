@@ -19,6 +19,7 @@ def check_new_game(
     """Raise the first reason a game with these settings could not be played."""
     check_player_count(players)
     rules.hand_size_for(players)
+    rules.check_can_end()
     for number, deck in enumerate(decks, start=1):
         try:
             check_deck(deck)

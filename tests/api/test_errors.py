@@ -249,7 +249,11 @@ def melding_twice_in_a_turn_under_one_meld_per_turn(api: Api) -> Attempt:
 @scenario(409, "must_discard_last")
 def melding_the_last_cards_when_going_out_needs_a_discard(api: Api) -> Attempt:
     game = table(
-        api, {"hand_size": 2, "going_out": "discard"}, ("KS QS", "2H 3H"), upcard="9D", stock="4H"
+        api,
+        {"hand_size": 2, "going_out": "discard", "exhausted": "score"},
+        ("KS QS", "2H 3H"),
+        upcard="9D",
+        stock="4H",
     )
     return acting(game, BOB, [draw(), meld("2H 3H 4H")])
 
@@ -361,6 +365,12 @@ def a_target_and_a_number_of_deals(api: Api) -> Attempt:
 @scenario(422, "invalid_rules")
 def a_hand_size_that_leaves_no_stock(api: Api) -> Attempt:
     body = {"seats": 3, "rules": {"hand_size": 17}}
+    return Attempt(lambda: api.client.post("/games", json=body))
+
+
+@scenario(422, "invalid_rules")
+def rules_under_which_no_hand_could_ever_score(api: Api) -> Attempt:
+    body = {"seats": 2, "rules": {"hand_size": 1}}
     return Attempt(lambda: api.client.post("/games", json=body))
 
 

@@ -12,7 +12,7 @@ import pytest
 from service.domain.actions import Discard, LayOff, Meld
 from service.domain.cards import FULL_DECK
 from service.domain.errors import InvalidRules
-from service.domain.rules import GoingOut, RuleSet
+from service.domain.rules import Exhausted, GoingOut, RuleSet
 from service.domain.rules import LayOff as LayOffRule
 from service.domain.setup import check_new_game
 from service.domain.state import HandEnding, Source
@@ -181,3 +181,35 @@ def test_last_hand_stays_readable_while_the_next_hand_is_played() -> None:
     assert game.table.hand_number == 2
     assert game.table.hand is not None
     assert game.last == ended
+
+
+# --- the turn cap is there "so a game can never run for ever" -------------------------
+
+
+@pytest.mark.parametrize(
+    ("hand_size", "going_out", "exhausted", "can_end"),
+    [
+        # One card dealt: two held after the draw, never the three of a first meld.
+        (1, GoingOut.ANY, Exhausted.VOID, False),
+        (1, GoingOut.DISCARD, Exhausted.VOID, False),
+        # Two dealt: a meld of all three held empties the hand, which `discard` forbids.
+        (2, GoingOut.DISCARD, Exhausted.VOID, False),
+        (2, GoingOut.ANY, Exhausted.VOID, True),
+        (3, GoingOut.DISCARD, Exhausted.VOID, True),
+        # A hand that runs out scores under `exhausted: score`, so the game ends anyway.
+        (1, GoingOut.ANY, Exhausted.SCORE, True),
+        (2, GoingOut.DISCARD, Exhausted.SCORE, True),
+    ],
+)
+def test_rules_under_which_no_hand_could_ever_score_are_refused_at_creation(
+    hand_size: int, going_out: GoingOut, exhausted: Exhausted, can_end: bool
+) -> None:
+    rules = RuleSet(hand_size=hand_size, going_out=going_out, exhausted=exhausted)
+    if can_end:
+        check_new_game(rules, 2)
+        return
+    with pytest.raises(InvalidRules) as refused:
+        check_new_game(rules, 2)
+    assert "never end" in refused.value.message
+    smallest = 3 if going_out is GoingOut.DISCARD else 2
+    assert f"at least {smallest} cards" in refused.value.message
