@@ -15,7 +15,7 @@ a fresh temporary SQLite file, or memory), then calls it as an ASGI callable:
    until `--actions` actions: every turn a `GET /games/{id}` view by the seat to
    move with its token, then a `POST /games/{id}/actions` of one of its `legal`
    moves chosen at random. `--seed` seeds the deals and the choices, so every run
-   plays the same games.
+   plays the same games. `--keys` sends an `Idempotency-Key` with every action.
 
 For each kind of request it prints the count, the mean, p50 and p99 wall time
 and the mean CPU time of the thread that calls the app (the request's own
@@ -90,6 +90,7 @@ class Options:
     profile: bool
     sort: str
     top: int
+    keys: bool
 
 
 class Driver:
@@ -101,7 +102,13 @@ class Driver:
         self.profiler = profiler
 
     async def request(
-        self, kind: str, method: str, path: str, body: Any = None, token: str | None = None
+        self,
+        kind: str,
+        method: str,
+        path: str,
+        body: Any = None,
+        token: str | None = None,
+        key: str | None = None,
     ) -> Response:
         content = b"" if body is None else json.dumps(body).encode()
         headers = [
@@ -111,6 +118,8 @@ class Driver:
         ]
         if token is not None:
             headers.append((b"authorization", f"Bearer {token}".encode()))
+        if key is not None:
+            headers.append((b"idempotency-key", key.encode()))
         profiler = self.profiler if kind in PROFILED else None
         with profiler if profiler is not None else nullcontext():
             began, began_cpu = time.perf_counter(), time.thread_time()
@@ -161,7 +170,9 @@ class Driver:
         return Response(status, b"".join(chunks))
 
 
-async def play_game(driver: Driver, rng: random.Random, seed: str, actions_left: int) -> int:
+async def play_game(
+    driver: Driver, rng: random.Random, seed: str, actions_left: int, keys: bool
+) -> int:
     """Play one game dealt from `seed` until it ends or `actions_left` actions; returns
     the actions made."""
     create = {"players": [{"name": "ann"}, {"name": "bob"}], "rules": SHORT_GAME, "seed": seed}
@@ -180,7 +191,10 @@ async def play_game(driver: Driver, rng: random.Random, seed: str, actions_left:
             seat = view.turn
             continue
         move = rng.choice(view.moves)
-        after = _view(await driver.request("action", "POST", f"{path}/actions", move, tokens[seat]))
+        key = f"{seed}-{made}" if keys else None
+        after = _view(
+            await driver.request("action", "POST", f"{path}/actions", move, tokens[seat], key)
+        )
         made += 1
         if after.status == "finished":
             break
@@ -209,7 +223,9 @@ async def run(options: Options, workdir: Path) -> Timings:
         began = time.process_time()
         made = games = 0
         while made < options.actions:
-            made += await play_game(driver, rng, f"{options.seed}-{games}", options.actions - made)
+            made += await play_game(
+                driver, rng, f"{options.seed}-{games}", options.actions - made, options.keys
+            )
             games += 1
         timings.process_cpu = time.process_time() - began
     if profiler is not None:
@@ -244,6 +260,9 @@ def parse_args(argv: Sequence[str] | None) -> Options:
     parser.add_argument("--profile", action="store_true", help="cProfile views and actions")
     parser.add_argument("--sort", default="cumulative", help="profile order (cumulative)")
     parser.add_argument("--top", type=int, default=60, help="profile lines to print (60)")
+    parser.add_argument(
+        "--keys", action="store_true", help="send an Idempotency-Key with every action"
+    )
     args = parser.parse_args(argv)
     if args.actions < 1 or args.health < 1:
         parser.error("--actions and --health must be positive")
