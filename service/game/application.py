@@ -35,12 +35,13 @@ from service.domain.state import Table
 from service.game.aggregate import Game, Request, SeatEntry
 from service.game.errors import (
     GameNotFound,
+    IdempotencyKeyReused,
     VersionConflict,
     VersionNotFound,
     WriteConflict,
 )
 from service.game.events import GameEvent
-from service.game.refusals import RefusalLog, reused
+from service.game.refusals import RefusalLog
 from service.game.tokens import hash_token, new_seed, new_token, token_matches
 from service.game.topics import register_moved_topics
 
@@ -304,7 +305,7 @@ class RummyApplication(Application[UUID]):
         if applied is not None:
             digest, version = applied
             if digest != request.digest:
-                raise reused(request)
+                raise IdempotencyKeyReused.for_key(request.key)
             return self.state(game.id, version)
         refusal = self.refusals.find(game.id, request)
         if refusal is not None:

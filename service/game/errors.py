@@ -37,3 +37,9 @@ class WriteConflict(GameServiceError):
 
 class IdempotencyKeyReused(GameServiceError):
     code = "idempotency_key_reused"
+
+    @classmethod
+    def for_key(cls, key: str) -> IdempotencyKeyReused:
+        return cls(
+            f"Idempotency key {key!r} was already used for a different request by this seat."
+        )

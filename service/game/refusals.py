@@ -39,8 +39,11 @@ class Refusal(msgspec.Struct, frozen=True):
     def raise_for(self, request: Request) -> NoReturn:
         """Refuse `request` as this refusal did, if it is a retry of the same body."""
         if request.digest != self.digest:
-            raise reused(request)
+            raise IdempotencyKeyReused.for_key(request.key)
         raise refusal_error(self.code, self.message)
+
+
+_DECODER = msgspec.json.Decoder(Refusal)
 
 
 class RefusalLog:
@@ -52,7 +55,7 @@ class RefusalLog:
     def find(self, game_id: UUID, request: Request) -> Refusal | None:
         """How this seat's request with this key was refused before, if it was."""
         records = self.recorder.select_events(_record_id(game_id, request), limit=1)
-        return _decode(records[0].state) if records else None
+        return _DECODER.decode(records[0].state) if records else None
 
     def keep(self, game_id: UUID, request: Request, error: IllegalMove) -> Refusal:
         """Keep `error` as the outcome of `request`, unless a refusal of the same
@@ -75,12 +78,6 @@ class RefusalLog:
         return refusal
 
 
-def reused(request: Request) -> IdempotencyKeyReused:
-    return IdempotencyKeyReused(
-        f"Idempotency key {request.key!r} was already used for a different request by this seat."
-    )
-
-
 def refusal_error(code: str, message: str) -> IllegalMove:
     """The rules error `code` names, with `message`."""
     for cls in all_error_classes():
@@ -95,10 +92,3 @@ def refusal_error(code: str, message: str) -> IllegalMove:
 def _record_id(game_id: UUID, request: Request) -> UUID:
     # Derived, not random: every replica finds the same record for the same key.
     return uuid5(game_id, request.slot)
-
-
-_decoder = msgspec.json.Decoder(Refusal)
-
-
-def _decode(state: bytes) -> Refusal:
-    return _decoder.decode(state)
