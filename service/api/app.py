@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from litestar import Litestar
+from typing import Any
+
+from litestar import Litestar, Request
 from litestar.di import Provide
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.spec import Components, SecurityScheme, Server
@@ -11,7 +13,8 @@ from litestar.plugins.problem_details import ProblemDetailsPlugin
 from service.api.audit import AuditController
 from service.api.errors import problem_details_config
 from service.api.feed import FeedController
-from service.api.games import GamesController, Services
+from service.api.games import GamesController, Services, strict_body
+from service.api.headers import refuse_repeated_headers
 from service.api.health import HealthController
 from service.api.log_writer import flush_logs
 from service.api.logging import RequestLog, json_logging
@@ -62,6 +65,7 @@ def create_app(
             "hub": Provide(lambda: hub, sync_to_thread=False),
             "metrics": Provide(lambda: metrics, sync_to_thread=False),
         },
+        before_request=check_request,
         on_startup=[lambda: end_streams_on_signals(hub)],
         on_shutdown=[hub.close, flush_logs],
         plugins=[ProblemDetailsPlugin(problem_details_config())],
@@ -74,6 +78,12 @@ def create_app(
     app.asgi_handler = RequestLog(RequestMetrics(app.asgi_handler, metrics))
     finish_openapi(app)
     return app
+
+
+async def check_request(request: Request[Any, Any, Any]) -> None:
+    """Before every handler (one hook: a layer's own would replace the app's)."""
+    refuse_repeated_headers(request)
+    await strict_body(request)
 
 
 def openapi_config() -> OpenAPIConfig:

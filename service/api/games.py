@@ -102,12 +102,20 @@ async def strict_body(request: Request[Any, Any, Any]) -> None:
         return
     body = await request.body()
     if not body.strip():
-        message = "A JSON body is required."
-        raise ValidationException(
-            detail=message, extra=[{"message": message, "key": "body", "source": "body"}]
-        )
-    if not _decodes_strictly(body, data.annotation):
-        _check_closely(body, data.annotation)
+        raise _bad_body("A JSON body is required.")
+    try:
+        if not _decodes_strictly(body, data.annotation):
+            _check_closely(body, data.annotation)
+    except RecursionError:
+        # msgspec and `_integral_floats` recurse per level; no real body is a tenth as
+        # deep. Refused here, before litestar decodes it (a 500 there).
+        raise _bad_body("The JSON body is nested too deeply.") from None
+
+
+def _bad_body(message: str) -> ValidationException:
+    return ValidationException(
+        detail=message, extra=[{"message": message, "key": "body", "source": "body"}]
+    )
 
 
 def _decodes_strictly(body: bytes, annotation: Any) -> bool:
@@ -158,7 +166,6 @@ def _integral_floats(value: Any) -> Any:
 class GamesController(Controller):
     path = "/games"
     tags = ["games"]  # noqa: RUF012 - litestar reads it as a class attribute
-    before_request = staticmethod(strict_body)
 
     @post(
         "/",

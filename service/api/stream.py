@@ -356,7 +356,9 @@ class StreamController(Controller):
 
 def _last_event_id(raw: str) -> int:
     value = raw.strip()
-    if not value.isdigit() or len(value) > 10:
+    # ASCII digits only: `str.isdigit` also says yes to "²" (a latin-1 byte), which
+    # `int` refuses.
+    if not (value.isascii() and value.isdigit()) or len(value) > 10:
         raise problem(
             422,
             "invalid_request",
