@@ -17,7 +17,7 @@ from service.api.games import GamesController, Services, strict_body
 from service.api.headers import refuse_repeated_headers
 from service.api.health import HealthController
 from service.api.log_writer import flush_logs
-from service.api.logging import RequestLog, json_logging
+from service.api.logging import RequestLog, json_logging, mask_also
 from service.api.metrics import Metrics, MetricsController, RequestMetrics
 from service.api.openapi import finish_openapi
 from service.api.ops import cors_config, logging_config
@@ -35,6 +35,8 @@ def create_app(
 ) -> Litestar:
     """The HTTP service over `games` (by default, the store `settings` name)."""
     settings = settings if settings is not None else Settings.from_env()
+    if settings.admin_token is not None:
+        mask_also(settings.admin_token)
     if games is None:
         games = open_games(settings)
     services = Services(

@@ -65,12 +65,26 @@ def request_id(value: str | None = None) -> Iterator[str]:
         _request_id.reset(token)
 
 
+_secrets: tuple[str, ...] = ()
+
+
+def mask_also(secret: str) -> None:
+    """Mask `secret` (the admin token) wherever it shows, even where no pattern
+    would find it: a client that pastes it into a path, say."""
+    global _secrets  # log formatting is process-wide: so is this list
+    if secret and secret not in _secrets:
+        _secrets = (*_secrets, secret)
+
+
 def mask_secrets(text: str) -> str:
     """`text` with tokens masked (`***`) and card codes hidden (`[card]`).
 
     A pattern runs only on text a cheap test cannot clear: most of what is
     logged has no `bearer`, no dot (a player token has one) and no capital
     letter (a card's suit is one)."""
+    for secret in _secrets:
+        if secret in text:
+            text = text.replace(secret, "***")
     if "bearer" in text.lower():
         text = _BEARER.sub(r"\1***", text)
     if "." in text:

@@ -147,6 +147,17 @@ def test_the_json_formatter_stamps_the_request_id_and_masks_secrets() -> None:
     )
 
 
+def test_the_admin_token_is_masked_wherever_it_shows() -> None:
+    admin_token = "pasted-into-a-path-0123456789"
+    line = f"GET /games/{admin_token}/events 404"
+    assert mask_secrets(line) == line, "no pattern finds it"
+
+    settings = Settings(store=Store.MEMORY, admin_token=admin_token)
+    create_app(RummyApplication(env=settings.event_store_env()), settings)
+
+    assert mask_secrets(line) == "GET /games/***/events 404"
+
+
 def test_every_string_of_a_line_is_masked_wherever_it_sits() -> None:
     record = logging.LogRecord("service.test", logging.INFO, __file__, 1, "%s", None, None)
     record.msg = "Authorization: Bearer s3cret-admin"
