@@ -25,7 +25,7 @@ from service.domain.cards import Card, card_codes, parse_cards
 from service.domain.errors import IllegalMove, RummyError
 from service.domain.flow import decide_join, next_event
 from service.domain.rules import RuleSet
-from service.domain.setup import check_new_game
+from service.domain.setup import check_playable
 from service.domain.state import HandEnding, Phase, Source, Status, Table
 from service.domain.turns import decide
 
@@ -115,12 +115,13 @@ class Referee:
             seats = list(data["seats"])
             explicit = tuple(tuple(parse_cards(deck)) for deck in data["decks"])
             dealer = data["dealer"]
-            check_new_game(rules, len(seats), explicit, dealer)
+            check_playable(rules, len(seats), explicit, dealer)
             commitment = str(data["seed_commitment"])
         except (KeyError, TypeError) as error:
             raise Mismatch(f"malformed game_created: {_what(error)}") from None
         except RummyError as error:
-            raise Mismatch(f"the game could never have been played: {error.message}") from None
+            reason = error.message.rstrip(".")
+            raise Mismatch(f"the game could never have been played: {reason}") from None
         if self.seed is not None and shuffle.commitment(self.seed) != commitment.lower():
             raise Mismatch(
                 f"the revealed seed does not match the seed_commitment this event published "

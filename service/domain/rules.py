@@ -131,7 +131,8 @@ class RuleSet:
 
     def check_can_end(self) -> None:
         """Refuse rules under which a game could never end (RULES.md: the turn cap
-        is there "so a game can never run for ever").
+        is there "so a game can never run for ever"). A check at creation, not
+        when the rules are built: games stored before it rebuild their rules too.
 
         A player goes out holding `hand_size` + 1 cards after the draw, and the
         first meld of a hand takes 3 of them: so nobody ever goes out with one

@@ -16,10 +16,22 @@ def check_new_game(
     decks: Sequence[Sequence[Card]] = (),
     dealer: int | None = None,
 ) -> None:
+    """Raise the first reason a game with these settings may not be created."""
+    check_playable(rules, players, decks, dealer)
+    # Creation policy, not a rule of play: games stored before it are still games
+    # (the verifier checks them with `check_playable` alone).
+    rules.check_can_end()
+
+
+def check_playable(
+    rules: RuleSet,
+    players: int,
+    decks: Sequence[Sequence[Card]] = (),
+    dealer: int | None = None,
+) -> None:
     """Raise the first reason a game with these settings could not be played."""
     check_player_count(players)
     rules.hand_size_for(players)
-    rules.check_can_end()
     for number, deck in enumerate(decks, start=1):
         try:
             check_deck(deck)

@@ -24,6 +24,8 @@ from service.cli import main
 from service.config import Settings, Store
 from service.domain import shuffle
 from service.domain.cards import FULL_DECK
+from service.domain.errors import InvalidRules
+from service.domain.rules import RuleSet
 from service.game.application import RummyApplication
 from service.projections.audit import audit_export
 from tests.audit_stream.games import LONG_HAND_RULES, new_game, play
@@ -277,3 +279,25 @@ def test_rummy_verify_exits_non_zero_naming_the_first_bad_event(
     assert main(["verify", str(path)]) == 1
     said = capsys.readouterr().err
     assert said.startswith(f"FAILED: game {export['game_id']}: event {index + 1} (card_discarded)")
+
+
+def test_a_game_stored_before_a_creation_policy_still_verifies(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A game of one card each under exhausted: void, created before such rules were
+    # refused at creation: a game all the same, which the verifier must not fail.
+    never_ending = RuleSet(hand_size=1, deals=1, target=None)
+    with pytest.raises(InvalidRules):
+        never_ending.check_can_end()
+    games = RummyApplication(env=Settings(store=Store.MEMORY).event_store_env())
+    monkeypatch.setattr(RuleSet, "check_can_end", lambda self: None)
+    game_id, _ = new_game(games, rules=never_ending)
+    monkeypatch.undo()
+    play(games, game_id, moves=6)
+    export = json.loads(
+        msgspec.json.encode(audit_export(str(game_id), games.events_after(game_id)))
+    )
+
+    verdict = verify_export(export)
+
+    assert verdict.outcome is Outcome.UNFINISHED, verdict
