@@ -41,7 +41,7 @@ from service.game.errors import (
     WriteConflict,
 )
 from service.game.events import GameEvent
-from service.game.refusals import RefusalLog
+from service.game.refusals import RefusalLog, RefusedBefore, RefusedNow
 from service.game.tokens import hash_token, new_seed, new_token, token_matches
 from service.game.topics import register_moved_topics
 
@@ -272,13 +272,10 @@ class RummyApplication(Application[UUID]):
         seat and the game as the actions left it. `idempotency` is the client's
         (key, body digest)."""
 
-        requests: list[Request] = []  # the request, once `act` has told the seat
-
         def act(game: Game) -> tuple[int, GameState]:
             seat = identify(_state(game))
             request = None if idempotency is None else Request(seat, *idempotency)
             if request is not None:
-                requests.append(request)
                 earlier = self._earlier_outcome(game, request)
                 if earlier is not None:
                     return seat, earlier
@@ -286,21 +283,27 @@ class RummyApplication(Application[UUID]):
                 raise VersionConflict(
                     f"The game is at version {game.version}, not {expected_version}."
                 )
-            game.act(seat, actions, request)
+            try:
+                game.act(seat, actions, request)
+            except IllegalMove as refused:
+                if request is None:
+                    raise
+                raise RefusedNow(request, refused) from refused
             self._let_bots_play(game, request)
             return seat, _state(game)
 
         try:
             return self._command(game_id, act, "acting")
-        except IllegalMove as refused:
-            if not requests:
-                raise
+        except RefusedBefore as before:
+            raise before.answer from None
+        except RefusedNow as now:
             # Decided on the game as stored: this refusal is the request's outcome.
-            self.refusals.keep(game_id, requests[-1], refused).raise_for(requests[-1])
+            kept = self.refusals.keep(game_id, now.request, now.error)
+            raise kept.answer(now.request) from None
 
     def _earlier_outcome(self, game: Game, request: Request) -> GameState | None:
-        """The game as `request` left it if it was applied before; raises its
-        refusal again if it was refused before; None if it is new."""
+        """The game as `request` left it if it was applied before, or None if it is
+        new; raises `RefusedBefore` if it was refused before."""
         applied = game.applied_request(request)
         if applied is not None:
             digest, version = applied
@@ -309,7 +312,7 @@ class RummyApplication(Application[UUID]):
             return self.state(game.id, version)
         refusal = self.refusals.find(game.id, request)
         if refusal is not None:
-            refusal.raise_for(request)
+            raise RefusedBefore(refusal.answer(request))
         return None
 
     def state(self, game_id: UUID, version: int | None = None) -> GameState:

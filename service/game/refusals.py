@@ -14,7 +14,6 @@ would now allow it.
 
 from __future__ import annotations
 
-from typing import NoReturn
 from uuid import UUID, uuid5
 
 import msgspec
@@ -36,11 +35,29 @@ class Refusal(msgspec.Struct, frozen=True):
     code: str
     message: str
 
-    def raise_for(self, request: Request) -> NoReturn:
-        """Refuse `request` as this refusal did, if it is a retry of the same body."""
+    def answer(self, request: Request) -> IllegalMove | IdempotencyKeyReused:
+        """The error that answers `request`: this refusal again if it is a retry of the
+        same body, else `idempotency_key_reused`."""
         if request.digest != self.digest:
-            raise IdempotencyKeyReused.for_key(request.key)
-        raise refusal_error(self.code, self.message)
+            return IdempotencyKeyReused.for_key(request.key)
+        return refusal_error(self.code, self.message)
+
+
+class RefusedBefore(Exception):
+    """Raised in a command: the request was refused before; `answer` is its outcome."""
+
+    def __init__(self, answer: IllegalMove | IdempotencyKeyReused) -> None:
+        super().__init__(answer)
+        self.answer = answer
+
+
+class RefusedNow(Exception):
+    """Raised in a command: the rules refuse `request` now (`error`), to be kept."""
+
+    def __init__(self, request: Request, error: IllegalMove) -> None:
+        super().__init__(error)
+        self.request = request
+        self.error = error
 
 
 _DECODER = msgspec.json.Decoder(Refusal)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from service.domain.actions import Action, Discard
@@ -106,19 +108,49 @@ def test_a_refused_key_may_not_be_reused_for_a_different_request(app: RummyAppli
     assert app.events_after(game_id) == stored
 
 
+def count_kept(app: RummyApplication, monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """Every refusal record the application writes from now on, as it writes it."""
+    written: list[object] = []
+    insert = app.refusals.recorder.insert_events
+
+    def counting(records: Any, **kwargs: Any) -> Any:
+        written.extend(records)
+        return insert(records, **kwargs)
+
+    monkeypatch.setattr(app.refusals.recorder, "insert_events", counting)
+    return written
+
+
 def test_a_refusal_is_not_kept_without_a_key_and_a_stale_if_match_is_not_kept_at_all(
-    app: RummyApplication,
+    app: RummyApplication, monkeypatch: pytest.MonkeyPatch
 ):
     game_id = new_game(app)
+    written = count_kept(app, monkeypatch)
     request = Request(seat=1, key="k", digest="turn")
     with pytest.raises(NotYourTurn):
         app.act(game_id, 0, [STOCK])
     with pytest.raises(VersionConflict):
         app.act(game_id, 1, TURN, request=request, expected_version=0)
 
+    assert written == []
     # A stale If-Match is a precondition of the moment, not the request's outcome.
     assert app.act(game_id, 1, TURN, request=request) == 4
-    assert app.refusals.find(game_id, request) is None
+
+
+def test_a_refusal_is_kept_once_however_often_it_is_retried(
+    app: RummyApplication, monkeypatch: pytest.MonkeyPatch
+):
+    game_id = new_game(app)
+    written = count_kept(app, monkeypatch)
+    request = Request(seat=0, key="k", digest="draw")
+    for _ in range(3):
+        with pytest.raises(NotYourTurn):
+            app.act(game_id, 0, [STOCK], request=request)
+    app.act(game_id, 1, TURN)
+    with pytest.raises(NotYourTurn):
+        app.act(game_id, 0, [STOCK], request=request)
+
+    assert len(written) == 1
 
 
 def test_a_refusal_holds_on_every_replica_and_after_a_restart(shared_store: StoreUnderTest):
