@@ -345,9 +345,11 @@ class GamesController(Controller):
         authorization: Authorization = None,
     ) -> Response[EventsPage]:
         def work() -> Response[EventsPage]:
+            # Events first: the state read after them is at least as new, so the
+            # page's version is never older than an event on it.
+            events = services.games.events_after(game_id, after, limit)
             state = services.games.state(game_id)
             viewer = viewer_for(state, authorization, services.admin_token)
-            events = services.games.events_after(game_id, after, limit)
             page = EventsPage(
                 game_id=str(game_id),
                 version=state.version,

@@ -502,6 +502,28 @@ def test_events_after_n_are_all_the_events_after_n_however_many(tmp_path: Path) 
         assert [event["version"] for event in paged.json()["events"]] == list(range(1, 11))
 
 
+def test_an_events_page_is_never_older_than_its_events(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every response that shows a game carries its version: on an events page it is
+    at least the version of every event on it, even when another writer moves the
+    game while the page is being read."""
+    settings = Settings(store=Store.MEMORY, admin_token=ADMIN_TOKEN)
+    games = RummyApplication(env=settings.event_store_env())
+    with TestClient(create_app(games, settings)) as client:
+        created = client.post("/games", json={"players": TWO, "dealer": ANN}).json()
+        game_id = UUID(created["game_id"])
+        read_events = games.events_after
+
+        def another_writer_moves_first(*args: Any, **kwargs: Any) -> Any:
+            games.act(game_id, BOB, [Draw(Source.STOCK)])
+            return read_events(*args, **kwargs)
+
+        monkeypatch.setattr(games, "events_after", another_writer_moves_first)
+        page = client.get(f"/games/{game_id}/events", params={"after": 0}).json()
+
+    assert page["events"][-1]["type"] == "card_drawn"
+    assert page["version"] >= page["events"][-1]["version"]
+
+
 # --- Concurrency and retries ---------------------------------------------------------------
 
 
