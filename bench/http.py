@@ -694,7 +694,7 @@ async def play_game(
     path = f"/games/{body['game_id']}"
     tokens: dict[int, str] = {p["seat"]: p["token"] for p in body["players"]}
     seat = 0
-    actions = 0
+    actions = posts = 0
     # Each pass is one GET, and one POST if it is `seat`'s turn: bounded by max_actions.
     for _ in range(2 * options.max_actions + 2):
         if time.perf_counter() >= stats.end or actions >= options.max_actions:
@@ -717,7 +717,8 @@ async def play_game(
             stats.error("view", f"seat {seat} to move has no legal move")
             break
         move = rng.choice(view.moves)
-        key = f"{number}-{actions}-{rng.getrandbits(32):08x}" if options.keys else None
+        posts += 1  # a refused move is chosen again: its POST needs a key of its own
+        key = f"{number}-{posts}" if options.keys else None
         done = await timed(
             stats,
             "action",

@@ -19,7 +19,10 @@ import httpx
 import msgspec
 import pytest
 from litestar import Litestar
+from litestar.routes import HTTPRoute
 
+from service.api.app import check_request
+from service.api.headers import SINGLE_VALUE_HEADERS
 from tests.api.client import ADMIN, ADMIN_TOKEN, Api, Game, Json, draw, meld
 from tests.api.test_errors import ANN, BOB, table
 
@@ -208,3 +211,38 @@ def test_one_header_of_each_still_works(app: Litestar, api: Api) -> None:
     assert send_raw(app, "GET", f"/games/{game.id}", repeated).status_code == 200
     two_tokens = [bearer(game, ANN), bearer(game, BOB)]
     assert send_raw(app, "GET", "/health", two_tokens).status_code == 200
+
+
+def test_the_same_line_twice_says_one_thing_and_is_taken(app: Litestar, api: Api) -> None:
+    game = table(api)
+    twice = [bearer(game, BOB), bearer(game, BOB), ("Content-Type", "application/json")]
+    path = f"/games/{game.id}/actions"
+    response = send_raw(app, "POST", path, twice, msgspec.json.encode(draw()))
+    assert response.status_code == 200, response.text
+
+
+def test_every_route_runs_the_request_checks(app: Litestar) -> None:
+    # litestar runs only the closest layer's before_request: a controller's own hook
+    # would silently drop the header and body checks for its routes.
+    handlers = [
+        handler
+        for route in app.routes
+        if isinstance(route, HTTPRoute)
+        for handler in route.route_handlers
+    ]
+    assert len(handlers) > 10
+    for handler in handlers:
+        assert handler.resolve_before_request() is check_request, handler
+
+
+def test_every_single_value_header_is_read_by_a_handler_under_its_name(app: Litestar) -> None:
+    # A renamed parameter would otherwise turn its header's check off unnoticed.
+    read = {
+        parameter
+        for route in app.routes
+        if isinstance(route, HTTPRoute)
+        for handler in route.route_handlers
+        for parameter in handler.parsed_fn_signature.parameters
+    }
+    for header, parameter in SINGLE_VALUE_HEADERS.values():
+        assert parameter in read, header
