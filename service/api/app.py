@@ -11,9 +11,10 @@ from litestar.openapi.spec import Components, SecurityScheme, Server
 from litestar.plugins.problem_details import ProblemDetailsPlugin
 
 from service.api.audit import AuditController
+from service.api.bodies import strict_body
 from service.api.errors import problem_details_config
 from service.api.feed import FeedController
-from service.api.games import GamesController, Services, strict_body
+from service.api.games import GamesController, Services
 from service.api.headers import refuse_repeated_headers
 from service.api.health import HealthController
 from service.api.log_writer import flush_logs

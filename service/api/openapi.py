@@ -5,15 +5,15 @@ is built, so `/schema/openapi.json` and `rummy openapi` (which reads
 `app.openapi_schema`) serve the same document. It:
 
 - documents each request body with msgspec's own JSON Schema of the type
-  the handler decodes (`strict_body` in games.py checks bodies against the
+  the handler decodes (`strict_body` in bodies.py checks bodies against the
   same types), so nothing the decoder enforces is lost on the way (litestar
   drops a zero bound, the length of a nested list, closed objects);
 - adds the cross-field rules of a new game that JSON Schema can state: how
   many seats the players and `seats` make (2 to 6, never fewer than the
   named players), a seat for at least one person (not every seat a bot),
   the dealer among them, a hand size that leaves a stock for that many
-  players, a target or a number of deals but not both, and a deck of 52
-  distinct cards;
+  players, a target or a number of deals but not both, no rules under which
+  the game could never end, and a deck of 52 distinct cards;
 - adds the request body examples each handler names (`request_body_examples=`);
 - states the exact `If-Match` syntax, drops the null litestar allows in optional
   header and query parameters, and gives the `ETag` header a schema;
