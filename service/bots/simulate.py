@@ -26,7 +26,8 @@ from service.domain.decks import SeededDecks
 from service.domain.errors import InvalidInput
 from service.domain.events import CardDrawn, Event, GameFinished, HandEnded, apply
 from service.domain.play import play, start
-from service.domain.rules import RuleSet, check_player_count
+from service.domain.rules import RuleSet
+from service.domain.setup import check_new_game
 from service.domain.state import HandEnding, Status, Table
 from service.projections.views import Viewer, game_view
 
@@ -161,8 +162,7 @@ def simulate(
 ) -> Report:
     """Play `games` whole games between `bots` (strategy names) and report."""
     rules = rules if rules is not None else RuleSet()
-    check_player_count(players)
-    rules.hand_size_for(players)
+    check_new_game(rules, players)
     if not bots:
         raise InvalidInput("Name at least one bot strategy.")
     for name in bots:

@@ -61,6 +61,7 @@ def test_the_command_takes_house_rules_and_a_seed_and_can_answer_in_json(
         ["--rules", '{"aces": "sideways"}'],
         ["--players", "7"],
         ["--games", "0"],
+        ["--rules", '{"hand_size": 1}'],  # no game could ever end
     ],
 )
 def test_the_command_refuses_what_cannot_work(argv: list[str], capsys: pytest.CaptureFixture[str]):
