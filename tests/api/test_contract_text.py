@@ -542,6 +542,9 @@ def test_a_refused_request_repeated_with_its_key_is_refused_alike_and_changes_no
     assert first.status_code == again.status_code == 409
     assert first.json() == again.json()
     assert again.json()["code"] == "not_your_turn"
+    # The key is spent on that request: another body with it is a client error.
+    other = game.act(ANN, draw("discard"), key)
+    assert (other.status_code, other.json()["code"]) == (422, "idempotency_key_reused")
     assert game.events(ADMIN) == before
     assert game.act(ANN, draw(), {"Idempotency-Key": "a-new-request"}).status_code == 200
 
