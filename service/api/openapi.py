@@ -49,7 +49,13 @@ from litestar.routes import HTTPRoute
 
 from service.api.docs import problem_response
 from service.api.games import IF_MATCH_PATTERN
-from service.domain.rules import DECK_SIZE, MAX_PLAYERS, MIN_PLAYERS
+from service.domain.rules import (
+    DECK_SIZE,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    GoingOut,
+    smallest_hand_to_go_out,
+)
 
 _METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 _REF_TEMPLATE = "#/components/schemas/{name}"
@@ -152,16 +158,16 @@ def _new_game_rules(components: dict[str, Any]) -> None:
         "properties": {"target": {"type": "integer"}, "deals": {"type": "integer"}},
     }
     components["Rules"]["allOf"] = [
-        {"not": _never_ending(smallest=2)},
-        {"not": _never_ending(smallest=3, going_out="discard")},
+        {"not": _never_ending(smallest_hand_to_go_out(GoingOut.ANY))},
+        {"not": _never_ending(smallest_hand_to_go_out(GoingOut.DISCARD), GoingOut.DISCARD)},
     ]
 
 
-def _never_ending(smallest: int, going_out: str | None = None) -> dict[str, Any]:
+def _never_ending(smallest: int, going_out: GoingOut | None = None) -> dict[str, Any]:
     """Rules under which nobody can go out with fewer than `smallest` cards dealt
     (under `going_out`, if given), and no hand scores otherwise: the game could
     never end (`RuleSet.check_can_end`)."""
-    under = "" if going_out is None else f" under `going_out` {going_out}"
+    under = "" if going_out is None else f" under `going_out` {going_out.value}"
     never: dict[str, Any] = {
         "description": (
             f"A game that could never end: fewer than {smallest} cards dealt{under}, so "
@@ -175,7 +181,7 @@ def _never_ending(smallest: int, going_out: str | None = None) -> dict[str, Any]
     }
     if going_out is not None:
         never["required"].append("going_out")
-        never["properties"]["going_out"] = {"const": going_out}
+        never["properties"]["going_out"] = {"const": going_out.value}
     return never
 
 

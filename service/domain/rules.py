@@ -67,6 +67,12 @@ def default_hand_size(players: int) -> int:
     return 6
 
 
+def smallest_hand_to_go_out(going_out: GoingOut) -> int:
+    """The fewest cards dealt with which anyone can ever go out: after the draw a
+    first meld takes 3 cards, and under `discard` one more must be left to throw."""
+    return 3 if going_out is GoingOut.DISCARD else 2
+
+
 def check_player_count(players: int) -> None:
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise InvalidSeating(f"A game seats {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}.")
@@ -139,7 +145,7 @@ class RuleSet:
         card dealt, nor with two when the last card must be discarded. If,
         besides, a hand that runs out scores nothing, no hand ever scores.
         """
-        smallest = 3 if self.going_out is GoingOut.DISCARD else 2
+        smallest = smallest_hand_to_go_out(self.going_out)
         if (
             self.hand_size is not None
             and self.hand_size < smallest
