@@ -37,9 +37,10 @@ async def strict_body(request: Request[Any, Any, Any]) -> None:
         raise _bad_body("The JSON body is nested too deeply.") from None
 
 
-def _bad_body(message: str) -> ValidationException:
+def _bad_body(message: str, key: str = "body") -> ValidationException:
+    """A 422 `invalid_body` naming the place in the body (`[1].card`) that is wrong."""
     return ValidationException(
-        detail=message, extra=[{"message": message, "key": "body", "source": "body"}]
+        detail=message, extra=[{"message": message, "key": key, "source": "body"}]
     )
 
 
@@ -71,10 +72,7 @@ def _check_closely(body: bytes, annotation: Any) -> None:
         msgspec.convert(_integral_floats(raw), annotation, strict=True)
     except msgspec.ValidationError as invalid:
         message, _, where = str(invalid).partition(" - at `$")
-        key = where.rstrip("`").lstrip(".") or "body"
-        raise ValidationException(
-            detail=message, extra=[{"message": message, "key": key, "source": "body"}]
-        ) from None
+        raise _bad_body(message, where.rstrip("`").lstrip(".") or "body") from None
 
 
 def _integral_floats(value: Any) -> Any:
