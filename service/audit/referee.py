@@ -82,10 +82,18 @@ class Referee:
 
     @property
     def waiting_for(self) -> str | None:
-        """The event the log still owes when it ends here, if any."""
-        if not self.pending:
+        """The event the log still owes when it ends here, if any: the rest of a move, or
+        what follows it by itself (a deal, the end of a hand or of the game), which the
+        service stores with the move that caused it."""
+        if self.pending:
+            return domain.plain(self.pending[0][0])[0]
+        if self.table is None:
             return None
-        return domain.plain(self.pending[0][0])[0]
+        try:
+            automatic = next_event(self.table, self._decks)
+        except Mismatch:
+            return "hand_dealt"  # the only event whose cards the log must hold: it lacks them
+        return None if automatic is None else domain.plain(automatic)[0]
 
     def take(self, kind: str, data: Mapping[str, Any], actor: int | None) -> None:
         """Check one event against the rules and apply it; raises `Mismatch`."""

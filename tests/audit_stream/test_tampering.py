@@ -214,6 +214,31 @@ def test_a_log_cut_in_the_middle_of_a_move_is_named(export: Export) -> None:
     assert "the log ends before the card_drawn" in found.message
 
 
+@pytest.mark.parametrize(
+    ("ended", "owed", "seed_shown"),
+    [
+        (0, "hand_dealt", True),
+        (0, "hand_dealt", False),
+        (-1, "game_finished", True),
+        (-1, "game_finished", False),
+    ],
+    ids=["before-a-deal", "before-a-deal-seed-secret", "before-the-end", "before-the-end-secret"],
+)
+def test_a_log_cut_before_what_follows_a_move_by_itself_is_named(
+    export: Export, ended: int, owed: str, seed_shown: bool
+) -> None:
+    # The service stores a deal, and the end of the game, with the move that caused them:
+    # a log that stops short of them was cut, even if it reads as a game still in play.
+    ends = [index for index, event in enumerate(export["events"]) if event["type"] == "hand_ended"]
+    index = ends[ended]
+    del export["events"][index + 1 :]
+    if not seed_shown:
+        export["seed"] = None
+    found = failure(rechain(export))
+    assert (found.position, found.type) == (index + 2, "missing")
+    assert f"the log ends before the {owed} that must follow event {index + 1}" in found.message
+
+
 # --- the seed, the scores, the winner --------------------------------------------------------
 
 
