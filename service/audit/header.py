@@ -13,12 +13,9 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from service.audit.chain import FORMAT, genesis
+from service.audit.chain import ALGORITHM, FORMAT, genesis
 from service.audit.referee import Referee
 from service.domain.state import Status
-
-ALGORITHM = "sha-256"
-"""The hash of the chain: the only one format v1 knows."""
 
 
 def expected_header(
