@@ -97,11 +97,9 @@ def first_difference(found: Any, wanted: Any, path: str = "") -> tuple[str, str]
             difference = first_difference(found[name], value, _member(path, name))
             if difference is not None:
                 return difference
-        for name in found:
-            if name not in wanted:
-                return _member(
-                    path, name
-                ), "it is not part of the export, and the log says nothing of it"
+        extra = next((name for name in found if name not in wanted), None)
+        if extra is not None:
+            return _member(path, extra), "it is not part of the export; the log says nothing of it"
         return None
     if isinstance(wanted, list):
         if not isinstance(found, list):
