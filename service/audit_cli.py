@@ -18,8 +18,10 @@ def add_parsers(commands: Any) -> None:
         description=(
             "Check an audit export (GET /games/{id}/audit; docs/audit.md): the hash chain, "
             "the seed against its commitment, every deck against docs/fairness.md, every "
-            "move against the rules, every score and the winner. Exit status: 0 verified, "
-            "1 failed (the first bad event is named), 2 not an export, 3 not finished yet."
+            "move against the rules, every score and the winner, and every header field "
+            "against the log. Exit status: 0 verified, "
+            "1 failed (the first bad event or header field is named), 2 not an export, 3 not "
+            "finished yet."
         ),
     )
     verify.add_argument("export", help="the export's JSON file, or - for standard input")

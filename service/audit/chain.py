@@ -16,6 +16,9 @@ from typing import Any
 FORMAT = "straight-rummy/audit/v1"
 """The export format; also the prefix of the genesis hash."""
 
+ALGORITHM = "sha-256"
+"""The hash of the chain, as the export's `chain.algorithm` names it."""
+
 HASH_FIELD = "hash"
 
 

@@ -40,11 +40,13 @@ _PLAYER_EVENTS = (
 
 
 class Mismatch(Exception):
-    """The event in hand is not what the rules produce here."""
+    """The event in hand is not what the rules produce here, or (with `field`) the
+    export's header field that the event shows wrong."""
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, *, field: str | None = None) -> None:
         super().__init__(message)
         self.message = message
+        self.field = field
 
 
 @dataclass
@@ -76,14 +78,22 @@ class Referee:
 
     @property
     def client_seeds(self) -> list[str]:
-        return ["" if seat is None else str(seat.get("client_seed", "")) for seat in self.seats]
+        return ["" if seat is None else seat["client_seed"] for seat in self.seats]
 
     @property
     def waiting_for(self) -> str | None:
-        """The event the log still owes when it ends here, if any."""
-        if not self.pending:
+        """The event the log still owes when it ends here, if any: the rest of a move, or
+        what follows it by itself (a deal, the end of a hand or of the game), which the
+        service stores with the move that caused it."""
+        if self.pending:
+            return domain.plain(self.pending[0][0])[0]
+        if self.table is None:
             return None
-        return domain.plain(self.pending[0][0])[0]
+        try:
+            automatic = next_event(self.table, self._decks)
+        except Mismatch:
+            return "hand_dealt"  # the only event whose cards the log must hold: it lacks them
+        return None if automatic is None else domain.plain(automatic)[0]
 
     def take(self, kind: str, data: Mapping[str, Any], actor: int | None) -> None:
         """Check one event against the rules and apply it; raises `Mismatch`."""
@@ -112,7 +122,7 @@ class Referee:
     def _created(self, data: Mapping[str, Any]) -> None:
         try:
             rules = RuleSet.from_dict(dict(data["rules"]))
-            seats = list(data["seats"])
+            seats = [None if seat is None else _player_entry(seat) for seat in data["seats"]]
             explicit = tuple(tuple(parse_cards(deck)) for deck in data["decks"])
             dealer = data["dealer"]
             check_playable(rules, len(seats), explicit, dealer)
@@ -123,10 +133,12 @@ class Referee:
             reason = error.message.rstrip(".")
             raise Mismatch(f"the game could never have been played: {reason}") from None
         if self.seed is not None and shuffle.commitment(self.seed) != commitment.lower():
+            # The log is the truth: the seed, which no event holds, is what is wrong.
             raise Mismatch(
-                f"the revealed seed does not match the seed_commitment this event published "
-                f"({commitment}): the SHA-256 of the revealed seed is "
-                f"{shuffle.commitment(self.seed)}"
+                f"the revealed seed does not match the seed_commitment that event 1 "
+                f"(game_created) published ({commitment}): the SHA-256 of the revealed seed "
+                f"is {shuffle.commitment(self.seed)}",
+                field="seed",
             )
         self.created = data
         self.seats = seats
@@ -144,6 +156,10 @@ class Referee:
         self, table: Table, kind: str, data: Mapping[str, Any], actor: int | None
     ) -> tuple[domain.Event, int | None]:
         if kind == "player_joined":
+            try:
+                _player_entry(data)
+            except TypeError as error:
+                raise Mismatch(f"malformed player_joined: {_what(error)}") from None
             try:
                 joined = decide_join(table)
             except IllegalMove as error:
@@ -314,6 +330,18 @@ class _Decks:
                 if (hand, recycles) == (hand_number, recycle_number):
                     return _cards(data.get("stock"), "the recycled stock")
         raise Mismatch(f"the log holds no stock for recycle {recycle_number} of hand {hand_number}")
+
+
+def _player_entry(entry: Any) -> Mapping[str, Any]:
+    """A seated player as the log holds it; the export's `players` repeat these fields."""
+    if (
+        isinstance(entry, Mapping)
+        and isinstance(entry.get("name"), str)
+        and isinstance(entry.get("client_seed"), str)
+        and isinstance(entry.get("bot"), str | None)
+    ):
+        return entry
+    raise TypeError("a player has a name and a client_seed (strings) and a bot (a string or null)")
 
 
 def _cards(codes: Any, what: str) -> list[Card]:

@@ -16,7 +16,7 @@ from typing import Any
 
 import msgspec
 
-from service.audit.chain import FORMAT, genesis, link
+from service.audit.chain import ALGORITHM, FORMAT, genesis, link
 from service.projections.events import StoredEvent
 
 _SECRET_FIELDS = frozenset({"token_hash"})
@@ -144,7 +144,7 @@ def audit_export(game_id: str, events: Sequence[StoredEvent]) -> AuditExport:
         totals=totals,
         events=msgspec.convert(exported, list[AuditEvent]),
         chain=AuditChain(
-            algorithm="sha-256", genesis=genesis(game_id), head=previous, length=len(exported)
+            algorithm=ALGORITHM, genesis=genesis(game_id), head=previous, length=len(exported)
         ),
     )
 
