@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Any
 
+from service.audit import deal
 from service.audit.chain import FORMAT, event_hash, genesis
 from service.audit.referee import Mismatch, Referee, Tally
 from service.domain.state import Status
@@ -144,7 +145,7 @@ class _Check:
                     type="missing",
                 ),
             )
-        problem = self._fields(previous)
+        problem = self._fields(previous) or self._deal()
         if problem is not None:
             return self._verdict(Outcome.FAILED, problem)
         table = self.referee.table
@@ -229,6 +230,12 @@ class _Check:
         if table.status is Status.FINISHED and not isinstance(seed, str):
             return Finding("the game is finished, but the seed is not revealed", field="seed")
         return None
+
+    def _deal(self) -> Finding | None:
+        """The export's `deal` must be the log's (service/audit/deal.py)."""
+        referee = self.referee
+        problem = deal.misstated(self.export.get("deal"), referee.created, referee.seed)
+        return None if problem is None else Finding(problem, field="deal")
 
     def _verdict(
         self, outcome: Outcome, finding: Finding | None, head: str | None = None

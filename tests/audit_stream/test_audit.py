@@ -94,14 +94,21 @@ def test_a_game_with_open_seats_explicit_decks_and_a_named_dealer_verifies(
 ) -> None:
     given = list(reversed(FULL_DECK))
     created = games.create_game(
-        NewGame(seats=[NewSeat("Ann"), None, None], rules=SHORT_RULES, decks=[given], dealer=2)
+        NewGame(
+            seats=[NewSeat("Ann"), None, None],
+            rules=SHORT_RULES,
+            decks=[given],
+            dealer=2,
+            by_admin=True,
+        )
     )
-    games.join_game(created.game_id, NewSeat("Bob", client_seed="bob"))
-    games.join_game(created.game_id, NewSeat("Cleo", client_seed="çléo-🂡"))
+    games.join_game(created.game_id, NewSeat("Bob"))
+    games.join_game(created.game_id, NewSeat("Cleo"))
     export = finished(games, created.game_id)
+    assert export["deal"] == "explicit"
     assert export["hands"][0]["deck"] == card_codes(given)
     assert export["hands"][0]["from_seed"] is False
-    assert export["client_seeds"] == ["", "bob", "çléo-🂡"]
+    assert export["client_seeds"] == ["", "", ""]
     verdict = verify_export(export)
     assert verdict.outcome is Outcome.VERIFIED, verdict.report()
     assert verdict.tally.joins == 2
