@@ -32,15 +32,10 @@ def contradiction(created: Mapping[str, Any], seed: str | None) -> str | None:
 
 
 def misstated(stated: Any, created: Mapping[str, Any], seed: str | None) -> str | None:
-    """What is wrong with the `deal` an export states at its top, or None.
-
-    An export made before `deal` was recorded, of a game stored before, states
-    none; a game stored before, without decks, its seed still secret, may
-    state either: the log cannot tell.
-    """
+    """What is wrong with the `deal` an export states at its top, or None. (A game
+    stored before `deal` was recorded, without decks, its seed still secret, may
+    state either: the log cannot tell yet.)"""
     recorded = created.get("deal")
-    if stated is None and recorded is None:
-        return None
     if stated not in {mode.value for mode in DealMode}:
         return f"it says {stated!r}, which is neither commit_reveal nor explicit"
     if isinstance(recorded, str):
