@@ -8,6 +8,8 @@ game says which kind of deal it has.
 
 from __future__ import annotations
 
+from uuid import UUID
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -26,8 +28,8 @@ from service.game.tokens import new_seed
 from tests.game.players import DECK
 
 
-def first_deck(app: RummyApplication, game_id: object) -> list[str]:
-    dealt = [event for event in app.events_after(game_id) if isinstance(event, HandDealt)]  # type: ignore[arg-type]
+def first_deck(app: RummyApplication, game_id: UUID) -> list[str]:
+    dealt = [event for event in app.events_after(game_id) if isinstance(event, HandDealt)]
     return dealt[0].deck
 
 
@@ -78,13 +80,11 @@ def test_every_server_seed_has_the_shape_old_games_are_told_apart_by() -> None:
 def test_a_chosen_deal_with_open_seats_needs_the_admin(app: RummyApplication) -> None:
     for chosen in ({"seed": "known"}, {"decks": [DECK]}):
         with pytest.raises(ExplicitDealForbidden) as refused:
-            app.create_game(NewGame(seats=[NewSeat("Cheat"), None], **chosen))  # type: ignore[arg-type]
+            app.create_game(NewGame(seats=[NewSeat("Cheat"), None], **chosen))
         assert refused.value.code == "explicit_deal_forbidden"
-        by_admin = app.create_game(
-            NewGame(seats=[NewSeat("Host"), None], by_admin=True, **chosen)  # type: ignore[arg-type]
-        )
+        by_admin = app.create_game(NewGame(seats=[NewSeat("Host"), None], by_admin=True, **chosen))
         assert by_admin.deal is DealMode.EXPLICIT
-        full = app.create_game(NewGame(seats=[NewSeat("Ann"), NewSeat("Bob")], **chosen))  # type: ignore[arg-type]
+        full = app.create_game(NewGame(seats=[NewSeat("Ann"), NewSeat("Bob")], **chosen))
         assert app.state(full.game_id).deal is DealMode.EXPLICIT
 
 
