@@ -82,6 +82,18 @@ Authorization = Annotated[
     ),
 ]
 
+AdminAuthorization = Annotated[
+    str | None,
+    HeaderParameter(
+        name="Authorization",
+        required=False,
+        description=(
+            "`Bearer <admin token>`, which lets a game with open seats have a chosen deal "
+            "(`seed` or `decks`); or none. Any other token is refused (401)."
+        ),
+    ),
+]
+
 
 def _etag(version: int) -> dict[str, str]:
     return {"ETag": f'"{version}"'}
@@ -125,7 +137,7 @@ class GamesController(Controller):
         self,
         services: NamedDependency[Services],
         data: JSONBody[CreateGame],
-        authorization: Authorization = None,
+        authorization: AdminAuthorization = None,
     ) -> Response[CreatedGame]:
         def work() -> Response[CreatedGame]:
             by_admin = require_admin_or_nobody(authorization, services.admin_token)

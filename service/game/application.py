@@ -500,16 +500,20 @@ def _project_game(game: Game | None, events: Iterable[GameEvent]) -> Game | None
 def _check_deal_choice(new: NewGame) -> None:
     """Who may choose the deal (API.md "Fairness"): the admin, or a creator who
     fills every seat, so no stranger joins a game whose cards someone knows."""
-    chosen = [
-        name for name, given in (("seed", new.seed is not None), ("decks", new.decks)) if given
-    ]
-    open_seats = [seat for seat, wanted in enumerate(new.seats) if wanted is None]
+    chosen = " and ".join(
+        f"`{name}`"
+        for name, given in (("seed", new.seed is not None), ("decks", new.decks))
+        if given
+    )
+    open_seats = [str(seat) for seat, wanted in enumerate(new.seats) if wanted is None]
     if chosen and open_seats and not new.by_admin:
+        plural = len(open_seats) > 1
+        seats = f"Seat{'s' * plural} {', '.join(open_seats)} {'are' if plural else 'is'}"
         raise ExplicitDealForbidden(
-            f"A game with open seats ({', '.join(map(str, open_seats))}) deals from a seed the "
-            f"server commits to: only the admin token may choose its deal "
-            f"({' and '.join(chosen)}). Name every player (or bot), send the admin token, "
-            f"or leave out {' and '.join(chosen)}."
+            f"{seats} open for anyone to join, so only the admin token may choose this "
+            f"game's deal ({chosen}): a stranger would play cards its creator can know. Name "
+            f"a player or bot for every seat, send the admin token, or leave out {chosen} "
+            f"so the server commits to a seed of its own."
         )
 
 
