@@ -31,6 +31,7 @@ _EXAMPLE = {
     ],
     "seed_commitment": "c8c76d8ec8a422343e040df982daf5c83957d1e8fc28a1e2c983e9b0f270b139",
     "seed": "example-seed-0001",
+    "deal": "explicit",
     "client_seeds": ["", "bob-entropy-42"],
     "dealer_named": False,
     "explicit_decks": 0,

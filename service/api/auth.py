@@ -48,6 +48,17 @@ def player_seat(game: GameState, token: str) -> int:
     return seat
 
 
+def require_admin_or_nobody(authorization: str | None, admin_token: str | None) -> bool:
+    """Whether the admin calls (True) or nobody in particular (False, no token): where
+    no player exists yet, any other token is a mistake, refused rather than ignored."""
+    token = bearer_token(authorization)
+    if token is None:
+        return False
+    if is_admin(token, admin_token):
+        return True
+    raise Unauthorized("Only the admin token is accepted here; send it, or no token at all.")
+
+
 def require_player(game: GameState, authorization: str | None, admin_token: str | None) -> int:
     token = bearer_token(authorization)
     if token is None:

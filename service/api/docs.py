@@ -12,12 +12,15 @@ from service.api.errors import PROBLEM_MEDIA_TYPE, Problem
 _MEANING: dict[int, str] = {
     400: "The body is not JSON at all (`bad_request`).",
     401: "A bad or missing token (`unauthorized`).",
-    403: "A token for another game, or the admin token where a player must act (`forbidden`).",
+    403: "A token for another game, or the admin token where a player must act (`forbidden`); "
+    "a `seed` or `decks` for a game with open seats, without the admin token "
+    "(`explicit_deal_forbidden`).",
     404: "No such game (`not_found`), or no such version (`version_not_found`).",
     409: "The rules forbid this now (`not_your_turn`, `wrong_phase`, `card_not_in_hand`, "
     "`invalid_meld`, `invalid_lay_off`, `discard_taken_card`, `would_strand_taken_card`, "
     "`meld_limit`, `must_discard_last`, `lay_off_before_meld`, `unknown_meld`, `hand_over`, "
-    "`game_over`, `game_not_started`, `game_full`, `write_conflict`).",
+    "`game_over`, `game_not_started`, `game_full`, `write_conflict`); a `client_seed` that "
+    "decks given at creation would leave unused (`client_seed_not_used`).",
     412: "`If-Match` named an older version (`version_conflict`).",
     422: "A malformed body or parameter (`invalid_body`, `invalid_request`, `unknown_card`, "
     "`invalid_rules`, `invalid_deck`, `invalid_seating`, `idempotency_key_reused`, "

@@ -4,13 +4,20 @@ The one place errors become HTTP:
 
     RummyError (service.domain.errors)
     ├── InvalidInput           422  unknown_card, invalid_rules, invalid_deck, invalid_seating
-    └── IllegalMove            409  not_your_turn, wrong_phase, card_not_in_hand, …
+    └── IllegalMove            409  not_your_turn, wrong_phase, card_not_in_hand, …,
+                                    client_seed_not_used (a client seed for a game
+                                    dealt from chosen decks: 409 at creation too, as
+                                    the body is well-formed, its decks rule it out)
     GameServiceError (service.game.errors)
     ├── GameNotFound           404  not_found
     ├── VersionNotFound        404  version_not_found
     ├── VersionConflict        412  version_conflict
     ├── WriteConflict          409  write_conflict
-    └── IdempotencyKeyReused   422  idempotency_key_reused
+    ├── IdempotencyKeyReused   422  idempotency_key_reused
+    └── ExplicitDealForbidden  403  explicit_deal_forbidden: a well-formed `seed` or
+                                    `decks` this caller may not choose (open seats and
+                                    no admin token): the same body passes with the
+                                    admin token, so it is a permission, not a 422
     AuthError (here)
     ├── Unauthorized           401  unauthorized
     └── Forbidden              403  forbidden
@@ -33,6 +40,7 @@ from litestar.plugins.problem_details import ProblemDetailsConfig, ProblemDetail
 
 from service.domain.errors import IllegalMove, InvalidInput, RummyError
 from service.game.errors import (
+    ExplicitDealForbidden,
     GameNotFound,
     GameServiceError,
     IdempotencyKeyReused,
@@ -83,6 +91,7 @@ _SERVICE_STATUS: Mapping[type[GameServiceError], HTTPStatus] = {
     VersionConflict: HTTPStatus.PRECONDITION_FAILED,
     WriteConflict: HTTPStatus.CONFLICT,
     IdempotencyKeyReused: HTTPStatus.UNPROCESSABLE_ENTITY,
+    ExplicitDealForbidden: HTTPStatus.FORBIDDEN,
 }
 
 _HTTP_CODES: Mapping[int, str] = {

@@ -17,7 +17,7 @@ from litestar.di import NamedDependency
 from litestar.openapi.spec import Example
 from litestar.params import FromPath, HeaderParameter, JSONBody, QueryParameter
 
-from service.api.auth import require_player, viewer_for
+from service.api.auth import require_admin_or_nobody, require_player, viewer_for
 from service.api.docs import problems
 from service.api.errors import problem
 from service.api.schemas import (
@@ -82,6 +82,18 @@ Authorization = Annotated[
     ),
 ]
 
+AdminAuthorization = Annotated[
+    str | None,
+    HeaderParameter(
+        name="Authorization",
+        required=False,
+        description=(
+            "`Bearer <admin token>`, which lets a game with open seats have a chosen deal "
+            "(`seed` or `decks`); or none. Any other token is refused (401)."
+        ),
+    ),
+]
+
 
 def _etag(version: int) -> dict[str, str]:
     return {"ETag": f'"{version}"'}
@@ -96,8 +108,16 @@ class GamesController(Controller):
         operation_id="createGame",
         summary="Create a game",
         status_code=201,
-        responses=problems(422),
+        responses=problems(401, 403, 409, 422),
         response_headers=[ETAG],
+        description=(
+            "Anyone may create a game, without a token. Its deals come from a seed the "
+            "server commits to (`deal: commit_reveal`), unless the creator chooses them with "
+            "`seed` or `decks` (`deal: explicit`): that only with every seat filled now (named "
+            "players and bots), or with the admin token (else 403 `explicit_deal_forbidden`). "
+            "A `client_seed` with `decks` is refused (409 `client_seed_not_used`): the decks "
+            "would deal as given. Any token but the admin's is refused (401)."
+        ),
         request_body_examples=[
             Example(
                 summary="Two named players, classic rules",
@@ -107,12 +127,20 @@ class GamesController(Controller):
                 summary="Four open seats, house rules",
                 value={"seats": 4, "rules": {"aces": "high_or_low", "target": 150}},
             ),
+            Example(
+                summary="Every seat named, a chosen seed (duplicate play)",
+                value={"players": [{"name": "Ann"}, {"name": "Bob"}], "seed": "round-3-table-1"},
+            ),
         ],
     )
     async def create_game(
-        self, services: NamedDependency[Services], data: JSONBody[CreateGame]
+        self,
+        services: NamedDependency[Services],
+        data: JSONBody[CreateGame],
+        authorization: AdminAuthorization = None,
     ) -> Response[CreatedGame]:
         def work() -> Response[CreatedGame]:
+            by_admin = require_admin_or_nobody(authorization, services.admin_token)
             named = data.players or []
             seats = data.seats if data.seats is not None else len(named)
             if seats < len(named):
@@ -125,7 +153,14 @@ class GamesController(Controller):
             rules = RuleSet.from_dict(data.rules.given() if data.rules is not None else {})
             decks = [[Card.parse(code) for code in deck] for deck in data.decks or []]
             created = services.games.create_game(
-                NewGame(seats=wanted, rules=rules, seed=data.seed, decks=decks, dealer=data.dealer)
+                NewGame(
+                    seats=wanted,
+                    rules=rules,
+                    seed=data.seed,
+                    decks=decks,
+                    dealer=data.dealer,
+                    by_admin=by_admin,
+                )
             )
             body = CreatedGame(
                 game_id=str(created.game_id),
@@ -135,6 +170,7 @@ class GamesController(Controller):
                 ],
                 version=created.version,
                 seed_commitment=created.seed_commitment,
+                deal=created.deal,
             )
             return Response(body, headers=_etag(created.version))
 
@@ -147,7 +183,19 @@ class GamesController(Controller):
         status_code=201,
         responses=problems(404, 409, 422),
         response_headers=[ETAG],
-        request_body_examples=[Example(summary="Join", value={"name": "Cleo"})],
+        description=(
+            "Take the first open seat. A `client_seed` is mixed into every deal from the "
+            "first on; a game dealt from decks chosen at creation (its view says `deal: "
+            "explicit` and its creation event names the decks) refuses one with 409 "
+            "`client_seed_not_used` rather than ignore it."
+        ),
+        request_body_examples=[
+            Example(summary="Join", value={"name": "Cleo"}),
+            Example(
+                summary="Join with your own entropy",
+                value={"name": "Cleo", "client_seed": "cleo-entropy-9b21"},
+            ),
+        ],
     )
     async def join_game(
         self,

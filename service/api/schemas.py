@@ -13,6 +13,7 @@ import msgspec
 from msgspec import Meta
 
 from service.domain.cards import FULL_DECK
+from service.domain.fairness import DealMode
 from service.domain.rules import (
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -131,6 +132,8 @@ class CreatedGame(msgspec.Struct, kw_only=True):
     players: list[SeatToken]
     version: int
     seed_commitment: str
+    deal: DealMode
+    """How the deals are decided: `commit_reveal` or `explicit` (docs/fairness.md)."""
 
 
 class JoinedSeat(msgspec.Struct, kw_only=True):

@@ -24,13 +24,15 @@ def expected_header(
     game_id: str,
     head: str,
     seed: str | None,
+    deal: Any,
 ) -> dict[str, Any]:
     """The header the replayed log calls for, in the export's order.
 
     `game_id` is bound by the chain's genesis and `seed` by the commitment of
     the first event: the replay has checked both before this is built. The
     seed is revealed only once the game is finished, so before that the log
-    calls for `null`.
+    calls for `null`. `deal` is the export's own, once checked against the log
+    (service/audit/deal.py).
     """
     table = referee.table
     assert table is not None, "the log has at least its creation"
@@ -46,6 +48,7 @@ def expected_header(
         "players": [_exported_player(seat, entry) for seat, entry in enumerate(referee.seats)],
         "seed_commitment": created["seed_commitment"],
         "seed": seed if finished else None,
+        "deal": deal,
         "client_seeds": referee.client_seeds,
         "dealer_named": created["dealer"] is not None,
         "explicit_decks": explicit,

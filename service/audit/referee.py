@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from service.audit import deal
 from service.domain import events as domain
 from service.domain import shuffle
 from service.domain.actions import Action, Discard, Draw, LayOff, Meld
@@ -140,6 +141,9 @@ class Referee:
                 f"is {shuffle.commitment(self.seed)}",
                 field="seed",
             )
+        contradiction = deal.contradiction(data, self.seed)
+        if contradiction is not None:
+            raise Mismatch(contradiction)
         self.created = data
         self.seats = seats
         self.explicit = explicit

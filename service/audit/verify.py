@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Any
 
+from service.audit import deal
 from service.audit.chain import FORMAT, event_hash, genesis
 from service.audit.header import expected_header, first_difference, short_json
 from service.audit.referee import Mismatch, Referee, Tally
@@ -149,7 +150,7 @@ class _Check:
                     type="missing",
                 ),
             )
-        problem = self._fields(previous)
+        problem = self._deal() or self._fields(previous)
         if problem is not None:
             return self._verdict(Outcome.FAILED, problem)
         table = self.referee.table
@@ -215,6 +216,9 @@ class _Check:
             self.game_id,
             head,
             seed if isinstance(seed, str) else None,
+            # Checked against the log by `_deal` first, where a game stored before
+            # `deal` was recorded may leave it open.
+            deal=self.export.get("deal"),
         )
         found = {name: value for name, value in self.export.items() if name != "events"}
         difference = first_difference(found, wanted)
@@ -222,6 +226,12 @@ class _Check:
             return None
         path, message = difference
         return Finding(message, field=path)
+
+    def _deal(self) -> Finding | None:
+        """The export's `deal` must be the log's (service/audit/deal.py)."""
+        referee = self.referee
+        problem = deal.misstated(self.export.get("deal"), referee.created, referee.seed)
+        return None if problem is None else Finding(problem, field="deal")
 
     def _verdict(
         self, outcome: Outcome, finding: Finding | None, head: str | None = None

@@ -25,6 +25,7 @@ from service.bots.strategies import STRATEGIES, strategy
 from service.domain.decks import SeededDecks
 from service.domain.errors import InvalidInput
 from service.domain.events import CardDrawn, Event, GameFinished, HandEnded, apply
+from service.domain.fairness import DealMode
 from service.domain.play import play, start
 from service.domain.rules import RuleSet
 from service.domain.setup import check_new_game
@@ -50,6 +51,8 @@ class _Snapshot:
     seats: tuple[_Seat, ...]
     version: int = 0
     seed_commitment: str = ""
+    deal: DealMode = DealMode.EXPLICIT
+    """The simulator chooses every game's seed."""
 
 
 @dataclass

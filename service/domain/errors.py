@@ -11,6 +11,7 @@ The tree::
     └── IllegalMove                       valid input the rules forbid now
         ├── GameNotStarted       game_not_started
         ├── GameFull             game_full
+        ├── ClientSeedNotUsed    client_seed_not_used
         ├── GameOver             game_over
         ├── HandOver             hand_over
         ├── NotYourTurn          not_your_turn
@@ -71,6 +72,13 @@ class GameNotStarted(IllegalMove):
 
 class GameFull(IllegalMove):
     code = "game_full"
+
+
+class ClientSeedNotUsed(IllegalMove):
+    """A client seed that no deal would mix in: the game deals from deck orders
+    chosen at creation (docs/fairness.md). Refused, never silently ignored."""
+
+    code = "client_seed_not_used"
 
 
 class GameOver(IllegalMove):

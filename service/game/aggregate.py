@@ -13,6 +13,7 @@ from service.domain import events as domain
 from service.domain.actions import Action
 from service.domain.cards import Card, card_codes
 from service.domain.decks import SeededDecks
+from service.domain.fairness import DealMode, check_client_seed, deal_mode
 from service.domain.flow import decide_join, settle
 from service.domain.play import play
 from service.domain.rules import RuleSet
@@ -78,6 +79,7 @@ class Game(Aggregate):
     seats: list[dict[str, Any] | None]
     seed: str
     seed_commitment: str
+    deal: DealMode
     explicit_decks: tuple[tuple[Card, ...], ...]
     requests: dict[str, tuple[str, int]]
     """Idempotent requests applied: `"seat/key"` → (body digest, version after it)."""
@@ -93,13 +95,18 @@ class Game(Aggregate):
         rules: RuleSet,
         seats: Sequence[SeatEntry | None],
         seed: str,
+        seed_chosen: bool,
         decks: Sequence[Sequence[Card]] = (),
         dealer: int | None = None,
     ) -> Game:
         """A new game; the first hand is dealt at once if every seat is taken.
 
-        The caller has checked the arguments (`service.domain.setup.check_new_game`).
+        The caller has checked the arguments (`service.domain.setup.check_new_game`)
+        and who may choose the deal; `seed_chosen` says whether the creator gave `seed`.
         """
+        for seat in seats:
+            if seat is not None:
+                check_client_seed(len(decks), seat.client_seed)
         game = cls._create(
             GameCreated,
             id=game_id,
@@ -109,6 +116,7 @@ class Game(Aggregate):
             seed_commitment=commitment(seed),
             decks=[card_codes(list(deck)) for deck in decks],
             dealer=dealer,
+            deal=deal_mode(seed_chosen=seed_chosen, decks=len(decks)).value,
         )
         game._settle()
         return game
@@ -135,6 +143,7 @@ class Game(Aggregate):
     def join(self, entry: SeatEntry) -> int:
         """Seat a player in the first open seat; deal once the table is full."""
         joined = decide_join(self.table)
+        check_client_seed(len(self.explicit_decks), entry.client_seed)
         self.trigger_event(
             PlayerJoined,
             seat=joined.seat,

@@ -29,11 +29,13 @@ from eventsourcing.persistence import ApplicationRecorder, IntegrityError, Recor
 from service.domain.actions import Action
 from service.domain.cards import Card
 from service.domain.errors import IllegalMove, InvalidSeating
+from service.domain.fairness import DealMode
 from service.domain.rules import RuleSet
 from service.domain.setup import check_new_game
 from service.domain.state import Table
 from service.game.aggregate import Game, Request, SeatEntry
 from service.game.errors import (
+    ExplicitDealForbidden,
     GameNotFound,
     IdempotencyKeyReused,
     VersionConflict,
@@ -71,6 +73,8 @@ class NewGame:
     seed: str | None = None
     decks: Sequence[Sequence[Card]] = ()
     dealer: int | None = None
+    by_admin: bool = False
+    """The creator holds the admin token: it may choose the deal with seats open."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +84,7 @@ class CreatedGame:
     """The bearer token of each seat filled at creation."""
     version: int
     seed_commitment: str
+    deal: DealMode
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +112,7 @@ class GameState:
     seed_commitment: str
     seed: str
     """Secret until the game is finished: only the audit export may show it."""
+    deal: DealMode
     explicit_decks: int
     """How many deck orders the creator gave explicitly."""
     token_hashes: tuple[str | None, ...] = field(repr=False)
@@ -180,6 +186,7 @@ class RummyApplication(Application[UUID]):
         players = len(new.seats)
         check_new_game(new.rules, players, new.decks, new.dealer)
         self._check_bots([None if wanted is None else wanted.bot for wanted in new.seats])
+        _check_deal_choice(new)
         game_id = uuid4()
         tokens: dict[int, str] = {}
         entries: list[SeatEntry | None] = []
@@ -198,6 +205,7 @@ class RummyApplication(Application[UUID]):
             rules=new.rules,
             seats=entries,
             seed=new.seed if new.seed is not None else new_seed(),
+            seed_chosen=new.seed is not None,
             decks=new.decks,
             dealer=new.dealer,
         )
@@ -208,6 +216,7 @@ class RummyApplication(Application[UUID]):
             tokens=tokens,
             version=game.version,
             seed_commitment=game.seed_commitment,
+            deal=game.deal,
         )
 
     def join_game(self, game_id: UUID, wanted: NewSeat) -> JoinedSeat:
@@ -488,6 +497,26 @@ def _project_game(game: Game | None, events: Iterable[GameEvent]) -> Game | None
     return game
 
 
+def _check_deal_choice(new: NewGame) -> None:
+    """Who may choose the deal (API.md "Fairness"): the admin, or a creator who
+    fills every seat, so no stranger joins a game whose cards someone knows."""
+    chosen = " and ".join(
+        f"`{name}`"
+        for name, given in (("seed", new.seed is not None), ("decks", new.decks))
+        if given
+    )
+    open_seats = [str(seat) for seat, wanted in enumerate(new.seats) if wanted is None]
+    if chosen and open_seats and not new.by_admin:
+        plural = len(open_seats) > 1
+        seats = f"Seat{'s' * plural} {', '.join(open_seats)} {'are' if plural else 'is'}"
+        raise ExplicitDealForbidden(
+            f"{seats} open for anyone to join, so only the admin token may choose this "
+            f"game's deal ({chosen}): a stranger would play cards its creator can know. Name "
+            f"a player or bot for every seat, send the admin token, or leave out {chosen} "
+            f"so the server commits to a seed of its own."
+        )
+
+
 def _entry(wanted: NewSeat, token: str) -> SeatEntry:
     return SeatEntry(
         name=wanted.name,
@@ -510,6 +539,7 @@ def _state(game: Game) -> GameState:
         ),
         seed_commitment=game.seed_commitment,
         seed=game.seed,
+        deal=game.deal,
         explicit_decks=len(game.explicit_decks),
         token_hashes=tuple(None if entry is None else entry["token_hash"] for entry in game.seats),
     )

@@ -5,7 +5,9 @@ GameServiceError
 ├── VersionNotFound       version_not_found
 ├── VersionConflict       version_conflict     (If-Match was stale)
 ├── WriteConflict         write_conflict       (lost the race, retries spent)
-└── IdempotencyKeyReused  idempotency_key_reused
+├── IdempotencyKeyReused  idempotency_key_reused
+└── ExplicitDealForbidden explicit_deal_forbidden (a chosen deal with seats open,
+                                                   without the admin token)
 """
 
 from __future__ import annotations
@@ -43,3 +45,10 @@ class IdempotencyKeyReused(GameServiceError):
         return cls(
             f"Idempotency key {key!r} was already used for a different request by this seat."
         )
+
+
+class ExplicitDealForbidden(GameServiceError):
+    """A `seed` or `decks` for a game with open seats, from a creator without the admin
+    token: a stranger joining would play cards its creator knows (API.md "Fairness")."""
+
+    code = "explicit_deal_forbidden"

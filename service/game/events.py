@@ -9,16 +9,24 @@ idempotency key, which request it belongs to (`request`).
 The stored topic of each class is `service.game.events:<Name>`. If a class
 ever moves, register its old topic in `service.game.topics`, or stored
 games stop loading (tests/game/test_event_schema.py catches it).
+
+When a class gains a field, it raises its `class_version` and says how to
+read a record stored before, in `upcast_v<n>_v<n+1>` (the library calls it
+on the record's state as it reads it). A field an upcaster derives is named
+in the event's `derived_fields`: it was never stored, so the audit export,
+which shows what was stored, leaves it out (and old hash chains stay as
+they were).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from eventsourcing.domain import AggregateCreated, AggregateEvent
 
 from service.domain import events as domain
 from service.domain.cards import Card, parse_cards
+from service.domain.fairness import DealMode, apparent_deal
 from service.domain.melds import End, MeldKind
 from service.domain.rules import RuleSet
 from service.domain.state import HandEnding, HandResult, Source, Table
@@ -33,6 +41,8 @@ class GameEvent(AggregateEvent):
     seat: int | None
     request: dict[str, Any] | None
     """`{"seat", "key", "digest"}` of the idempotent request that caused it, if any."""
+    derived_fields: ClassVar[tuple[str, ...]] = ()
+    """Fields its stored record did not hold (see the module's docstring)."""
 
     @property
     def event_type(self) -> str:
@@ -57,7 +67,15 @@ class GameEvent(AggregateEvent):
 
 
 _ENVELOPE = frozenset(
-    {"originator_id", "originator_version", "timestamp", "originator_topic", "seat", "request"}
+    {
+        "originator_id",
+        "originator_version",
+        "timestamp",
+        "originator_topic",
+        "seat",
+        "request",
+        "derived_fields",
+    }
 )
 
 
@@ -66,6 +84,9 @@ def _snake(name: str) -> str:
 
 
 class GameCreated(AggregateCreated):
+    class_version = 2
+    """2: `deal` is recorded (version 1 records had none)."""
+
     rules: dict[str, Any]
     seats: list[dict[str, Any] | None]
     """One per seat: `{"name", "token_hash", "client_seed", "bot"}`, or None while open."""
@@ -75,10 +96,21 @@ class GameCreated(AggregateCreated):
     decks: list[list[str]]
     """Explicit deck orders for the first hands, if the creator gave them."""
     dealer: int | None
+    deal: str
+    """How the deals are decided: a `service.domain.fairness.DealMode` value."""
 
     seat = None
     request = None
     event_type = "game_created"
+    derived_fields: ClassVar[tuple[str, ...]] = ()
+
+    @staticmethod
+    def upcast_v1_v2(state: dict[str, Any]) -> None:
+        """A game stored before `deal` was recorded: its deals were chosen if it was
+        given decks or a seed of another shape than the server's. (A chosen seed of
+        the server's shape reads as the server's: docs/fairness.md says so.)"""
+        state["deal"] = apparent_deal(state["seed"], len(state["decks"])).value
+        state["derived_fields"] = ("deal",)
 
     def data(self) -> dict[str, Any]:
         return {name: value for name, value in vars(self).items() if name not in _ENVELOPE}
@@ -88,6 +120,7 @@ class GameCreated(AggregateCreated):
         game.seats = [None if seat is None else dict(seat) for seat in self.seats]
         game.seed = self.seed
         game.seed_commitment = self.seed_commitment
+        game.deal = DealMode(self.deal)
         game.explicit_decks = tuple(tuple(parse_cards(deck)) for deck in self.decks)
         game.requests = {}
         game.table = Table(

@@ -3,7 +3,10 @@ needed to check it without trusting the service (docs/audit.md).
 
 Every event is exported with all its stored data except token hashes (only
 the hash of a token is stored, and not even that leaves the service) and the
-idempotency keys of the requests behind it (transport, not play). The seed
+idempotency keys of the requests behind it (transport, not play). A field
+that a game stored by earlier code did not hold (its `deal`) is derived when
+read but never exported in its events, so their hash chain stays the one
+they always had; the top-level fields show it. The seed
 is not part of any event: it stands at the top of the export, and only once
 the game is finished, so the chain of a game never changes when the seed is
 revealed.
@@ -17,6 +20,7 @@ from typing import Any
 import msgspec
 
 from service.audit.chain import ALGORITHM, FORMAT, genesis, link
+from service.domain.fairness import DealMode
 from service.projections.events import StoredEvent
 
 _SECRET_FIELDS = frozenset({"token_hash"})
@@ -78,6 +82,9 @@ class AuditExport(msgspec.Struct, kw_only=True):
     """SHA-256 (hex) of the seed, shown from the game's creation on."""
     seed: str | None
     """The shuffle seed: revealed once the game is finished, never before."""
+    deal: DealMode
+    """`commit_reveal` (the seed is the server's, committed to) or `explicit` (a seed
+    or decks chosen at creation), as the creation recorded it (docs/fairness.md)."""
     client_seeds: list[str]
     """One per seat, in seat order, as docs/fairness.md takes them."""
     dealer_named: bool
@@ -136,6 +143,7 @@ def audit_export(game_id: str, events: Sequence[StoredEvent]) -> AuditExport:
         players=[_player(seat, entry) for seat, entry in enumerate(seats)],
         seed_commitment=created["seed_commitment"],
         seed=created["seed"] if finished else None,
+        deal=DealMode(created["deal"]),
         client_seeds=["" if entry is None else entry["client_seed"] for entry in seats],
         dealer_named=created["dealer"] is not None,
         explicit_decks=len(created["decks"]),
@@ -155,7 +163,10 @@ def _plain_event(event: StoredEvent, data: dict[str, Any]) -> dict[str, Any]:
         "version": event.originator_version,
         "type": event.event_type,
         "at": msgspec.to_builtins(event.timestamp),
-        "data": _public(data, top=event.event_type == "game_created"),
+        "data": _public(
+            {name: value for name, value in data.items() if name not in event.derived_fields},
+            top=event.event_type == "game_created",
+        ),
     }
     if event.seat is not None:
         plain["seat"] = event.seat

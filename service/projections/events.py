@@ -17,6 +17,7 @@ import msgspec
 
 from service.domain.cards import card_codes, parse_cards, sorted_cards
 from service.domain.deal import deal
+from service.domain.fairness import DealMode
 from service.domain.rules import RuleSet
 from service.projections.views import HandResultSeat, Viewer
 
@@ -35,6 +36,11 @@ class StoredEvent(Protocol):
 
     @property
     def event_type(self) -> str: ...
+
+    @property
+    def derived_fields(self) -> tuple[str, ...]:
+        """Fields of `data()` its stored record did not hold (an upcaster derived them)."""
+        ...
 
     def data(self) -> dict[str, Any]: ...
 
@@ -56,6 +62,8 @@ class GameCreatedView(_Event, tag="game_created"):
     rules: dict[str, Any]
     players: list[SeatJoined]
     seed_commitment: str
+    deal: DealMode
+    """`commit_reveal` or `explicit`: how the deals are decided (docs/fairness.md)."""
     dealer: int | None = None
 
 
@@ -152,6 +160,7 @@ def event_view(event: StoredEvent, viewer: Viewer, rules: RuleSet, players: int)
                     for seat, entry in enumerate(data["seats"])
                 ],
                 seed_commitment=data["seed_commitment"],
+                deal=DealMode(data["deal"]),
                 dealer=data["dealer"],
             )
         case "player_joined":

@@ -17,6 +17,7 @@ from uuid import UUID
 import msgspec
 
 from service.domain.cards import card_codes, sorted_cards
+from service.domain.fairness import DealMode
 from service.domain.rules import RuleSet
 from service.domain.state import HandResult, Status, Table
 from service.domain.turns import legal_moves
@@ -47,6 +48,9 @@ class GameSnapshot(Protocol):
 
     @property
     def seed_commitment(self) -> str: ...
+
+    @property
+    def deal(self) -> DealMode: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,6 +149,10 @@ class GameView(msgspec.Struct, kw_only=True, omit_defaults=True):
     last_hand: LastHand | None
     winner: int | None
     seed_commitment: str
+    deal: DealMode
+    """How the deals are decided (docs/fairness.md): `commit_reveal`, from the seed
+    committed to above and every player's client seed; or `explicit`, from a seed or
+    deck orders the creator chose, which the creator knows."""
     my_seat: int | None = None
     my_hand: list[str] | None = None
     legal: LegalMoves | None = None
@@ -172,6 +180,7 @@ def game_view(game: GameSnapshot, viewer: Viewer) -> GameView:
         last_hand=None if table.last_hand is None else last_hand(table.last_hand),
         winner=table.winner,
         seed_commitment=game.seed_commitment,
+        deal=game.deal,
     )
     if viewer.seat is not None:
         seat = viewer.seat

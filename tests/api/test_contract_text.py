@@ -98,6 +98,7 @@ def all_event_types(api: Api) -> Game:
             "deals": 1,
         },
         decks=[ten_type_deck],
+        by_admin=True,
     )
     game.join("Ann")
     game.join("Bob")
@@ -138,7 +139,7 @@ def test_every_create_field_is_taken_as_named(api: Api) -> None:
     `decks`; `dealer`."""
     cards = two_player_deck()
     game = api.create(
-        players=[{"name": "Ann", "client_seed": "ann's entropy"}, {"name": "Robo", "bot": "basic"}],
+        players=[{"name": "Ann"}, {"name": "Robo", "bot": "basic"}],
         rules={"aces": "high_or_low", "target": 150},
         decks=[cards],
         dealer=BOB,
@@ -152,7 +153,13 @@ def test_every_create_field_is_taken_as_named(api: Api) -> None:
     # Bob dealt, so Ann was dealt the first card of the given deck.
     assert cards[0] in view["my_hand"]
     # The client seed is the player's own; it is kept for the audit, never shown.
-    assert "ann's entropy" not in json.dumps(view)
+    # (Not with decks: they deal as given, so a client seed is refused there.)
+    seeded = api.create(
+        players=[{"name": "Ann", "client_seed": "ann's entropy"}, {"name": "Robo", "bot": "basic"}]
+    )
+    assert "ann's entropy" not in json.dumps(seeded.view(ANN))
+    audit = seeded.get("/audit", ADMIN).json()
+    assert audit["players"][ANN]["client_seed"] == "ann's entropy"
 
 
 BAD_CREATE_BODIES: list[tuple[str, Json, str, str]] = [

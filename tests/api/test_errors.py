@@ -124,6 +124,22 @@ def the_admin_token_acting(api: Api) -> Attempt:
     return acting(table(api), ADMIN, draw())
 
 
+@scenario(403, "explicit_deal_forbidden")
+def stacking_the_deck_of_a_game_a_stranger_will_join(api: Api) -> Attempt:
+    body = {
+        "players": [{"name": "Cheat"}],
+        "seats": 2,
+        "decks": [deck([ANN_HAND, BOB_HAND], "KH")],
+    }
+    return Attempt(lambda: api.client.post("/games", json=body), detail_names="admin token")
+
+
+@scenario(401, "unauthorized")
+def creating_a_game_with_a_token_that_is_not_the_admins(api: Api) -> Attempt:
+    headers = {"Authorization": "Bearer not-the-admin-token"}
+    return Attempt(lambda: api.client.post("/games", json={"seats": 2}, headers=headers))
+
+
 # --- 404 --------------------------------------------------------------------
 
 
@@ -276,6 +292,31 @@ def acting_once_the_game_is_over(api: Api) -> Attempt:
 def acting_before_every_seat_is_taken(api: Api) -> Attempt:
     game = api.create(players=[{"name": "Ann"}], seats=2)
     return acting(game, ANN, draw())
+
+
+@scenario(409, "client_seed_not_used")
+def joining_a_game_dealt_from_chosen_decks_with_a_client_seed(api: Api) -> Attempt:
+    game = api.create(
+        by_admin=True,
+        players=[{"name": "Ann"}],
+        seats=2,
+        decks=[deck([ANN_HAND, BOB_HAND], "KH")],
+    )
+    body = {"name": "Bob", "client_seed": "bob's own"}
+    return Attempt(
+        lambda: api.client.post(f"/games/{game.id}/players", json=body),
+        game,
+        detail_names="client_seed",
+    )
+
+
+@scenario(409, "client_seed_not_used")
+def naming_a_player_with_a_client_seed_beside_chosen_decks(api: Api) -> Attempt:
+    body = {
+        "players": [{"name": "Ann", "client_seed": "ann's own"}, {"name": "Bob"}],
+        "decks": [deck([ANN_HAND, BOB_HAND], "KH")],
+    }
+    return Attempt(lambda: api.client.post("/games", json=body), detail_names="client_seed")
 
 
 @scenario(409, "game_full")

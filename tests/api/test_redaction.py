@@ -197,6 +197,7 @@ def new_table(api: Api, rng: random.Random) -> Table:
         seats=players,
         rules=rules,
         seed=seed,
+        by_admin=named < players,
     )
     for seat in range(named, players):
         game.join(NAMES[seat], client_seed=client_seeds[seat])

@@ -28,6 +28,7 @@ from service.game.tokens import hash_token
 from service.projections.audit import audit_export
 from tests.audit_stream.games import LONG_HAND_RULES, SHORT_RULES, new_game, play
 from tests.audit_stream.servers import ADMIN_TOKEN, bearer
+from tests.game.stored_events import V1, load, read
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -94,19 +95,64 @@ def test_a_game_with_open_seats_explicit_decks_and_a_named_dealer_verifies(
 ) -> None:
     given = list(reversed(FULL_DECK))
     created = games.create_game(
-        NewGame(seats=[NewSeat("Ann"), None, None], rules=SHORT_RULES, decks=[given], dealer=2)
+        NewGame(
+            seats=[NewSeat("Ann"), None, None],
+            rules=SHORT_RULES,
+            decks=[given],
+            dealer=2,
+            by_admin=True,
+        )
     )
-    games.join_game(created.game_id, NewSeat("Bob", client_seed="bob"))
-    games.join_game(created.game_id, NewSeat("Cleo", client_seed="çléo-🂡"))
+    games.join_game(created.game_id, NewSeat("Bob"))
+    games.join_game(created.game_id, NewSeat("Cleo"))
     export = finished(games, created.game_id)
+    assert export["deal"] == "explicit"
     assert export["hands"][0]["deck"] == card_codes(given)
     assert export["hands"][0]["from_seed"] is False
-    assert export["client_seeds"] == ["", "bob", "çléo-🂡"]
+    assert export["client_seeds"] == ["", "", ""]
     verdict = verify_export(export)
     assert verdict.outcome is Outcome.VERIFIED, verdict.report()
     assert verdict.tally.joins == 2
     assert verdict.tally.hands_from_seed == verdict.tally.hands - 1
     assert "hands 1 to 1 used decks given at creation" in verdict.report()
+
+
+def test_a_chosen_seed_with_open_seats_and_joiners_client_seeds_verifies(
+    games: RummyApplication,
+) -> None:
+    created = games.create_game(
+        NewGame(seats=[NewSeat("Ann"), None], rules=SHORT_RULES, seed="round-1", by_admin=True)
+    )
+    games.join_game(created.game_id, NewSeat("Bob", client_seed="çléo-🂡"))
+    export = finished(games, created.game_id)
+    assert export["deal"] == "explicit"
+    assert export["events"][0]["data"]["deal"] == "explicit"
+    assert export["client_seeds"] == ["", "çléo-🂡"]
+    verdict = verify_export(export)
+    assert verdict.outcome is Outcome.VERIFIED, verdict.report()
+    assert verdict.tally.hands_from_seed == verdict.tally.hands
+
+
+def test_a_game_stored_before_deal_was_recorded_keeps_its_chain_and_verifies() -> None:
+    games = RummyApplication(env=Settings(store=Store.MEMORY).event_store_env())
+    fixture = read(V1)
+    game_id = load(games, fixture)
+    export = export_of(games, game_id)
+    assert export["deal"] == "explicit", "derived: the game was given decks"
+    # Its creation exports what was stored, nothing derived: the chain it always had.
+    stored = fixture["events"][0]["state"]
+    assert export["events"][0]["data"] == {
+        "rules": stored["rules"],
+        "seats": [
+            None if seat is None else {k: v for k, v in seat.items() if k != "token_hash"}
+            for seat in stored["seats"]
+        ],
+        "seed_commitment": stored["seed_commitment"],
+        "decks": stored["decks"],
+        "dealer": stored["dealer"],
+    }
+    verdict = verify_export(export)
+    assert verdict.outcome is Outcome.VERIFIED, verdict.report()
 
 
 def test_a_game_against_a_bot_verifies_from_the_http_export(client: TestClient[Litestar]) -> None:

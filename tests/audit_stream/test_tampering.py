@@ -26,9 +26,10 @@ from service.domain import shuffle
 from service.domain.cards import FULL_DECK
 from service.domain.errors import InvalidRules
 from service.domain.rules import RuleSet
-from service.game.application import RummyApplication
+from service.game.application import NewGame, NewSeat, RummyApplication
 from service.projections.audit import audit_export
-from tests.audit_stream.games import LONG_HAND_RULES, new_game, play
+from tests.audit_stream.games import LONG_HAND_RULES, SHORT_RULES, new_game, play
+from tests.game.stored_events import V1, load, read
 
 Export = dict[str, Any]
 
@@ -321,3 +322,71 @@ def test_a_game_stored_before_a_creation_policy_still_verifies(
     verdict = verify_export(export)
 
     assert verdict.outcome is Outcome.UNFINISHED, verdict
+
+
+# --- deal: how the deals were decided ------------------------------------------------------------
+
+
+def _exported(games: RummyApplication, game_id: Any) -> Export:
+    exported: Export = json.loads(
+        msgspec.json.encode(audit_export(str(game_id), games.events_after(game_id)))
+    )
+    return exported
+
+
+def _finished_chosen(**chosen: Any) -> Export:
+    """A finished game whose every seat was named, so its creator chose the deal."""
+    games = RummyApplication(env=Settings(store=Store.MEMORY).event_store_env())
+    seats = [NewSeat("P0"), NewSeat("P1")]
+    game_id = games.create_game(NewGame(seats=seats, rules=SHORT_RULES, **chosen)).game_id
+    play(games, game_id)
+    export = _exported(games, game_id)
+    assert export["deal"] == export["events"][0]["data"]["deal"] == "explicit"
+    assert verify_export(export).outcome is Outcome.VERIFIED
+    return export
+
+
+@pytest.mark.parametrize("deal", ["explicit", "stacked", None])
+def test_a_top_level_deal_that_disagrees_with_the_log_is_named(
+    export: Export, deal: str | None
+) -> None:
+    assert export["deal"] == "commit_reveal"
+    export["deal"] = deal
+    found = failure(export)
+    assert (found.field, found.position) == ("deal", None)
+
+
+@pytest.mark.parametrize(
+    ("chosen", "how"),
+    [
+        ({"seed": "my-own-seed"}, "a chosen seed"),
+        ({"decks": [list(reversed(FULL_DECK))]}, "deck orders given at creation"),
+    ],
+)
+def test_a_chosen_deal_rewritten_as_commit_reveal_is_named_at_the_creation(
+    chosen: dict[str, Any], how: str
+) -> None:
+    export = _finished_chosen(**chosen)
+    export["events"][0]["data"]["deal"] = "commit_reveal"
+    export["deal"] = "commit_reveal"
+    found = failure(rechain(export))
+    assert (found.position, found.type) == (1, "game_created")
+    assert f"dealt from {how}: the deal was explicit" in found.message
+
+
+def test_a_deal_of_neither_kind_is_named_at_the_creation(export: Export) -> None:
+    export["events"][0]["data"]["deal"] = "stacked"
+    found = failure(rechain(export))
+    assert (found.position, found.type) == (1, "game_created")
+    assert "neither commit_reveal nor explicit" in found.message
+
+
+def test_a_game_stored_before_deal_was_recorded_is_checked_against_its_decks() -> None:
+    games = RummyApplication(env=Settings(store=Store.MEMORY).event_store_env())
+    export = _exported(games, load(games, read(V1)))
+    assert "deal" not in export["events"][0]["data"]
+    assert verify_export(export).outcome is Outcome.VERIFIED
+    export["deal"] = "commit_reveal"
+    found = failure(export)
+    assert found.field == "deal"
+    assert "the log says 'explicit'" in found.message

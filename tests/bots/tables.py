@@ -18,6 +18,7 @@ from service.domain import melds
 from service.domain.actions import Action
 from service.domain.cards import FULL_DECK, Card
 from service.domain.decks import SeededDecks
+from service.domain.fairness import DealMode
 from service.domain.melds import TableMeld
 from service.domain.play import play
 from service.domain.rules import RuleSet
@@ -52,6 +53,7 @@ class Snapshot:
     game_id: UUID = GAME_ID
     version: int = 1
     seed_commitment: str = ""
+    deal: DealMode = DealMode.COMMIT_REVEAL
 
 
 @dataclass

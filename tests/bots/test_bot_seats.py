@@ -223,7 +223,9 @@ def test_an_idempotent_retry_answers_with_the_bots_reply_too():
 def test_when_the_last_seat_fills_a_bot_that_moves_first_plays_at_once():
     app = memory_app()
     created = app.create_game(
-        NewGame(seats=[None, NewSeat("Robo", bot="basic")], seed="join", dealer=HUMAN)
+        NewGame(
+            seats=[None, NewSeat("Robo", bot="basic")], seed="join", dealer=HUMAN, by_admin=True
+        )
     )
     assert app.state(created.game_id).table.status is Status.WAITING
     joined = app.join_game(created.game_id, NewSeat("Ann"))

@@ -24,7 +24,9 @@ from tests.game.players import (
 
 
 def test_a_complete_multi_hand_game_plays_to_its_winner(app: RummyApplication):
-    seats = [NewSeat("ann", client_seed="a"), NewSeat("bob", client_seed="b"), NewSeat("cy")]
+    # Every seat named: the creator may choose the deal (and, with decks, gives no
+    # client seeds: they could not change the decks given).
+    seats = [NewSeat("ann"), NewSeat("bob"), NewSeat("cy")]
     created = app.create_game(
         NewGame(seats=seats, rules=with_rules(deals=3), seed="complete", decks=[DECK], dealer=1)
     )
@@ -44,7 +46,7 @@ def test_a_complete_multi_hand_game_plays_to_its_winner(app: RummyApplication):
     # The first deck is the one given; every later one comes from the seed.
     assert deals[0].deck == card_codes(DECK)
     for deal in deals[1:]:
-        assert deal.deck == card_codes(deck_order("complete", ("a", "b", ""), deal.hand_number))
+        assert deal.deck == card_codes(deck_order("complete", ("", "", ""), deal.hand_number))
     # Each hand's points add up to the totals, which the game ends on.
     totals = [0, 0, 0]
     for hand in ended:
@@ -63,7 +65,12 @@ def test_a_complete_multi_hand_game_plays_to_its_winner(app: RummyApplication):
 
 def test_a_game_with_open_seats_deals_when_the_last_seat_is_joined(app: RummyApplication):
     created = app.create_game(
-        NewGame(seats=[NewSeat("ann"), None, None], rules=with_rules(target=15), seed="lobby")
+        NewGame(
+            seats=[NewSeat("ann"), None, None],
+            rules=with_rules(target=15),
+            seed="lobby",
+            by_admin=True,
+        )
     )
     assert set(created.tokens) == {0}
     assert created.version == 1

@@ -187,7 +187,7 @@ def test_a_join_that_loses_its_races_retries_and_conflicts_only_when_all_are_los
 ):
     slow, quick = postgres_store.app(), postgres_store.app()
     seats: list[NewSeat | None] = [NewSeat("host"), *[None] * WRITE_ATTEMPTS]
-    game_id = slow.create_game(NewGame(seats=seats, seed="joins")).game_id
+    game_id = slow.create_game(NewGame(seats=seats, seed="joins", by_admin=True)).game_id
     monkeypatch.setattr(slow, "save", _interfering(slow, quick, game_id, lost))
 
     if lost < WRITE_ATTEMPTS:

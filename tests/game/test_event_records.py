@@ -31,6 +31,7 @@ def test_each_event_records_the_acting_seat_and_its_request(app: RummyApplicatio
             seats=[NewSeat("ann"), None],
             rules=with_rules(target=20, hand_size=24, max_turns=60),
             seed="records",
+            by_admin=True,
         )
     )
     game_id = created.game_id

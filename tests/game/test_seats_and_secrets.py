@@ -18,7 +18,9 @@ def _everything_in(state: GameState) -> str:
 
 
 def test_each_token_finds_its_own_seat_and_no_other(app: RummyApplication):
-    created = app.create_game(NewGame(seats=[NewSeat("ann"), None, NewSeat("cy")], seed="t"))
+    created = app.create_game(
+        NewGame(seats=[NewSeat("ann"), None, NewSeat("cy")], seed="t", by_admin=True)
+    )
     joined = app.join_game(created.game_id, NewSeat("bob"))
     tokens = {**created.tokens, joined.seat: joined.token}
     assert set(tokens) == {0, 1, 2}

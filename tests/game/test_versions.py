@@ -16,7 +16,9 @@ from tests.game.players import DECK, STOCK
 
 def new_game(app: RummyApplication, seats=None):
     seats = seats or [NewSeat("ann"), NewSeat("bob")]
-    return app.create_game(NewGame(seats=seats, seed="versions", decks=[DECK], dealer=0)).game_id
+    return app.create_game(
+        NewGame(seats=seats, seed="versions", decks=[DECK], dealer=0, by_admin=True)
+    ).game_id
 
 
 def test_a_command_with_a_stale_expected_version_is_refused(app: RummyApplication):
