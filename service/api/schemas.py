@@ -98,20 +98,28 @@ class JoinGame(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     client_seed: ClientSeed | None = None
 
 
-class DrawAction(msgspec.Struct, kw_only=True, tag_field="type", tag="draw"):
+class DrawAction(
+    msgspec.Struct, kw_only=True, tag_field="type", tag="draw", forbid_unknown_fields=True
+):
     source: Literal["stock", "discard"]
 
 
-class MeldAction(msgspec.Struct, kw_only=True, tag_field="type", tag="meld"):
+class MeldAction(
+    msgspec.Struct, kw_only=True, tag_field="type", tag="meld", forbid_unknown_fields=True
+):
     cards: Annotated[list[CardCode], Meta(min_length=1, max_length=13)]
 
 
-class LayOffAction(msgspec.Struct, kw_only=True, tag_field="type", tag="lay_off"):
+class LayOffAction(
+    msgspec.Struct, kw_only=True, tag_field="type", tag="lay_off", forbid_unknown_fields=True
+):
     card: CardCode
     meld_id: Annotated[str, Meta(min_length=1, max_length=64)]
 
 
-class DiscardAction(msgspec.Struct, kw_only=True, tag_field="type", tag="discard"):
+class DiscardAction(
+    msgspec.Struct, kw_only=True, tag_field="type", tag="discard", forbid_unknown_fields=True
+):
     card: CardCode
 
 
