@@ -22,6 +22,7 @@ from service.api.logging import RequestLog, json_logging, mask_also
 from service.api.metrics import Metrics, MetricsController, RequestMetrics
 from service.api.openapi import finish_openapi
 from service.api.ops import cors_config, logging_config
+from service.api.queries import strict_query
 from service.api.stream import EventHub, StreamController, StreamSettings, end_streams_on_signals
 from service.config import Settings, Store
 from service.game.application import RummyApplication
@@ -86,6 +87,7 @@ def create_app(
 async def check_request(request: Request[Any, Any, Any]) -> None:
     """Before every handler (one hook: a layer's own would replace the app's)."""
     refuse_repeated_headers(request)
+    strict_query(request)
     await strict_body(request)
 
 
