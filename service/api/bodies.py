@@ -19,6 +19,8 @@ import msgspec
 from litestar import Request
 from litestar.exceptions import ValidationException
 
+from service.api.printable import TEXT_RULES
+
 
 async def strict_body(request: Request[Any, Any, Any]) -> None:
     """Check a JSON body against its type with JSON's own rules, before litestar does.
@@ -88,10 +90,25 @@ def _check_closely(raw: Any, annotation: Any) -> None:
         if unknown:
             # msgspec names the object; the place of the field itself is more use.
             place = _join(place, unknown.group(1))
+        for pattern, explain in TEXT_RULES.items():
+            # msgspec quotes the whole pattern; say what is wrong with the text instead.
+            if message.startswith(f"Expected `str` matching regex {pattern!r}"):
+                message = explain(_at(raw, place)) or message
         raise _bad_body(message, place or "body") from None
 
 
 _UNKNOWN_FIELD = re.compile(r"Object contains unknown field `(.*)`", re.DOTALL)
+
+
+_STEP = re.compile(r"\.?([^.\[]+)|\[(\d+)\]")
+
+
+def _at(raw: Any, place: str) -> Any:
+    """The value at `place` (`players[1].name`, as msgspec writes places) in `raw`."""
+    value = raw
+    for key, index in _STEP.findall(place):
+        value = value[int(index)] if index else value[key]
+    return value
 
 
 def _join(place: str, key: str) -> str:

@@ -12,6 +12,7 @@ from typing import Annotated, Any, Literal
 import msgspec
 from msgspec import Meta
 
+from service.api import printable
 from service.domain.cards import FULL_DECK
 from service.domain.rules import (
     MAX_PLAYERS,
@@ -38,8 +39,25 @@ class BotName(StrEnum):
     BASIC = "basic"
 
 
-Name = Annotated[str, Meta(min_length=1, max_length=64, examples=["Ann"])]
-ClientSeed = Annotated[str, Meta(max_length=256, examples=["my-own-entropy-7f3a"])]
+Name = Annotated[
+    str,
+    Meta(
+        min_length=1,
+        max_length=printable.NAME_MAX_LENGTH,
+        pattern=printable.NAME_PATTERN,
+        description=printable.NAME_RULE,
+        examples=["Ann"],
+    ),
+]
+ClientSeed = Annotated[
+    str,
+    Meta(
+        max_length=printable.CLIENT_SEED_MAX_LENGTH,
+        pattern=printable.CLIENT_SEED_PATTERN,
+        description=printable.CLIENT_SEED_RULE,
+        examples=["my-own-entropy-7f3a"],
+    ),
+]
 Deck = Annotated[
     list[CardCode],
     Meta(

@@ -4,6 +4,8 @@ refused, naming what is wrong and where, and changes nothing.
 - a key twice in one JSON object, at any depth;
 - a field an action does not have (as creation and joining already refuse);
 - an integer query parameter written other than in digits, or given twice;
+- a player's name that is not printable text (control, bidi, zero-width and
+  other invisible characters), a client seed with control characters.
 
 The table (`table` of test_errors): Ann (seat 0) deals, so Bob (seat 1) moves first.
 """
@@ -213,3 +215,65 @@ def test_every_integer_query_parameter_of_the_app_is_checked(app: Litestar) -> N
         if parameter["in"] == "query" and parameter["schema"].get("type") == "integer"
     }
     assert checked == documented
+
+
+# --- names and client seeds ---------------------------------------------------------------
+
+
+NOT_PRINTABLE = [
+    "Ann\x00",  # NUL
+    "Ann\n",
+    "Ann\u202egnp.exe",  # reads as "Annexe.png"
+    "\u2066Ann\u2069",  # a bidi isolate
+    "A\u200bnn",  # zero-width space
+    "A\u200dnn",  # zero-width joiner
+    "A\u200cnn",  # zero-width non-joiner
+    "\ufeffAnn",  # byte order mark
+    "Ann\U000e0041",  # a tag character
+    "\u3164",  # Hangul filler: a blank-looking name
+    "Ann\u00a0",  # no-break space
+    " Ann",
+    "Ann ",
+    "   ",
+    "A\u2060nn",  # word joiner
+]
+
+
+@pytest.mark.parametrize("name", NOT_PRINTABLE, ids=repr)
+def test_a_new_players_name_must_be_printable(api: Api, name: str) -> None:
+    response = api.client.post("/games", json={"players": [{"name": "Ann"}, {"name": name}]})
+    assert_problem(response, 422, "invalid_body")
+    assert_names(response, "players[1].name", "A name must")
+
+
+@pytest.mark.parametrize("name", NOT_PRINTABLE, ids=repr)
+def test_a_joining_players_name_must_be_printable_and_takes_no_seat(api: Api, name: str) -> None:
+    game = api.create(seats=2)
+    before = snapshot(game)
+    response = api.client.post(f"/games/{game.id}/players", json={"name": name})
+    assert_problem(response, 422, "invalid_body")
+    assert_names(response, "name", "A name must")
+    assert snapshot(game) == before
+
+
+def test_names_of_every_script_with_symbols_are_taken(api: Api) -> None:
+    names = ['Zoë "Z"', "名前", "محمد", "O'Brien-Smith", "🂡 Ace", "❤\ufe0f"]
+    game = api.create(seats=len(names))
+    for name in names:
+        assert game.join(name)["seat"] >= 0
+    assert [seat["name"] for seat in game.view()["players"]] == names
+
+
+def test_a_client_seed_holds_no_control_characters(api: Api) -> None:
+    body = {"players": [{"name": "Ann", "client_seed": "seed\x00"}, {"name": "Bob"}]}
+    response = api.client.post("/games", json=body)
+    assert_problem(response, 422, "invalid_body")
+    assert_names(response, "players[0].client_seed", "U+0000")
+    game = api.create(seats=2)
+    response = api.client.post(
+        f"/games/{game.id}/players", json={"name": "Cleo", "client_seed": "a\nb"}
+    )
+    assert_problem(response, 422, "invalid_body")
+    assert_names(response, "client_seed", "control characters")
+    # Anything else is entropy: spaces, symbols, any script.
+    assert game.join("Cleo", client_seed=" ∑ 名前 \u202e ")["seat"] == 0
