@@ -46,10 +46,10 @@ TEXT = st.lists(st.one_of(TRICKY, st.characters(codec="utf-8")), max_size=70).ma
 
 def _schema(component: str, field: str) -> dict[str, Any]:
     schema: dict[str, Any] = OPENAPI["components"]["schemas"][component]["properties"][field]
-    for branch in schema.get("anyOf", []):
-        if branch.get("type") == "string":
-            return branch
-    return schema
+    strings: list[dict[str, Any]] = [
+        branch for branch in schema.get("anyOf", []) if branch.get("type") == "string"
+    ]
+    return strings[0] if strings else schema
 
 
 @settings(max_examples=1000, deadline=None)
