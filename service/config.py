@@ -14,6 +14,8 @@ Every knob an operator turns is here, with its environment variable
 - `RUMMY_AGGREGATE_CACHE_SIZE` [1000]: games cached per process.
 - `RUMMY_ADMIN_TOKEN` or `RUMMY_ADMIN_TOKEN_FILE` [none: admin features off]: the
   admin bearer token, at least 16 characters.
+- `RUMMY_METRICS_TOKEN` or `RUMMY_METRICS_TOKEN_FILE` [none: `/metrics` is public]: the
+  bearer token `/metrics` then asks for (the admin token is taken too), 16+ characters.
 - `RUMMY_LOG_LEVEL` [info]: `critical`, `error`, `warning`, `info`, `debug`, `trace`.
 - `RUMMY_CORS_ORIGINS` [none: no CORS headers]: comma-separated browser origins
   (`https://play.example.com`), or `*` for any.
@@ -100,6 +102,8 @@ class Settings:
     aggregate_cache_size: int = 1000
     admin_token: str | None = None
     """Admin features are off when no admin token is configured."""
+    metrics_token: str | None = None
+    """`/metrics` is public when no metrics token is configured."""
     log_level: LogLevel = LogLevel.INFO
     cors_origins: tuple[str, ...] = ()
     """Browser origins allowed to call the API (`*` for any); empty: CORS off."""
@@ -141,6 +145,7 @@ class Settings:
                 env, "RUMMY_AGGREGATE_CACHE_SIZE", defaults.aggregate_cache_size, low=0
             ),
             admin_token=_token(env, "RUMMY_ADMIN_TOKEN", "to turn the admin features off"),
+            metrics_token=_token(env, "RUMMY_METRICS_TOKEN", "to leave /metrics public"),
             log_level=_choice(env, "RUMMY_LOG_LEVEL", LogLevel, defaults.log_level),
             cors_origins=_origins(env.get("RUMMY_CORS_ORIGINS", "")),
             max_body_bytes=_int(

@@ -19,6 +19,7 @@ from service.game.application import RummyApplication
 from service.store import lock_key
 
 TOKEN = "admin-token-for-tests-0123456789"
+METRICS_TOKEN = "metrics-token-for-tests-0123456789"
 
 
 def test_defaults_with_an_empty_environment() -> None:
@@ -46,6 +47,7 @@ def test_every_variable_is_read(tmp_path: Path) -> None:
         "POSTGRES_CONNECT_TIMEOUT": "4",
         "RUMMY_AGGREGATE_CACHE_SIZE": "50",
         "RUMMY_ADMIN_TOKEN": TOKEN,
+        "RUMMY_METRICS_TOKEN": METRICS_TOKEN,
         "RUMMY_LOG_LEVEL": "WARNING",
         "RUMMY_CORS_ORIGINS": "https://play.example.com, http://localhost:5173",
         "RUMMY_MAX_BODY_BYTES": "65536",
@@ -70,6 +72,7 @@ def test_every_variable_is_read(tmp_path: Path) -> None:
         postgres_connect_timeout=4,
         aggregate_cache_size=50,
         admin_token=TOKEN,
+        metrics_token=METRICS_TOKEN,
         log_level=LogLevel.WARNING,
         cors_origins=("https://play.example.com", "http://localhost:5173"),
         max_body_bytes=65536,
@@ -119,6 +122,8 @@ def test_no_schema_leaves_the_library_default() -> None:
         ({"RUMMY_AGGREGATE_CACHE_SIZE": "-5"}, ["RUMMY_AGGREGATE_CACHE_SIZE", "at least 0"]),
         ({"RUMMY_ADMIN_TOKEN": "short"}, ["RUMMY_ADMIN_TOKEN", "at least 16"]),
         ({"RUMMY_ADMIN_TOKEN": "has a space in the token"}, ["RUMMY_ADMIN_TOKEN", "no spaces"]),
+        ({"RUMMY_METRICS_TOKEN": "short"}, ["RUMMY_METRICS_TOKEN", "at least 16", "public"]),
+        ({"RUMMY_METRICS_TOKEN": "has a space in the token"}, ["RUMMY_METRICS_TOKEN", "no spaces"]),
         ({"RUMMY_LOG_LEVEL": "verbose"}, ["RUMMY_LOG_LEVEL", "debug"]),
         ({"RUMMY_MAX_BODY_BYTES": "10"}, ["RUMMY_MAX_BODY_BYTES", "from 1024"]),
         ({"RUMMY_MAX_BODY_BYTES": "1e6"}, ["RUMMY_MAX_BODY_BYTES", "whole number"]),
@@ -174,14 +179,17 @@ def test_cors_any_origin_and_duplicates() -> None:
 
 def test_secrets_from_files(tmp_path: Path) -> None:
     (tmp_path / "token").write_text(TOKEN + "\n", encoding="utf-8")
+    (tmp_path / "metrics").write_text(METRICS_TOKEN + "\n", encoding="utf-8")
     (tmp_path / "password").write_text("s3cret pass\n", encoding="utf-8")
     settings = Settings.from_env(
         {
             "RUMMY_ADMIN_TOKEN_FILE": str(tmp_path / "token"),
+            "RUMMY_METRICS_TOKEN_FILE": str(tmp_path / "metrics"),
             "POSTGRES_PASSWORD_FILE": str(tmp_path / "password"),
         }
     )
     assert settings.admin_token == TOKEN
+    assert settings.metrics_token == METRICS_TOKEN
     assert settings.postgres_password == "s3cret pass"
 
 

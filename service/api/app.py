@@ -37,14 +37,16 @@ def create_app(
 ) -> Litestar:
     """The HTTP service over `games` (by default, the store `settings` name)."""
     settings = settings if settings is not None else Settings.from_env()
-    if settings.admin_token is not None:
-        mask_also(settings.admin_token)
+    for secret in (settings.admin_token, settings.metrics_token):
+        if secret is not None:
+            mask_also(secret)
     if games is None:
         games = open_games(settings)
     services = Services(
         games=games,
         admin_token=settings.admin_token,
         inline=settings.store is not Store.POSTGRES,
+        metrics_token=settings.metrics_token,
     )
     metrics = Metrics()
     games.observers = (*games.observers, metrics)
