@@ -32,6 +32,20 @@ def post(game: Game, path: str, body: bytes, seat: int | None = None) -> httpx.R
     return game.api.client.post(path, content=body, headers=headers)
 
 
+def new_game(api: Api, body: bytes) -> httpx.Response:
+    return api.client.post("/games", content=body, headers={"Content-Type": "application/json"})
+
+
+def assert_action_refused(api: Api, body: bytes, place: str, says: str) -> None:
+    """Bob, whose turn it is, sends `body`: a 422 naming `place`, and nothing changes."""
+    game = table(api)
+    before = snapshot(game)
+    response = post(game, f"/games/{game.id}/actions", body, BOB)
+    assert_problem(response, 422, "invalid_body")
+    assert_names(response, place, says)
+    assert snapshot(game) == before
+
+
 def assert_names(response: httpx.Response, key: str, *words: str) -> None:
     """The problem names the place (`errors[].key`), and the detail says it."""
     problem = response.json()
@@ -58,12 +72,7 @@ ACTIONS_WITH_A_KEY_TWICE = [
 def test_an_action_with_a_key_twice_is_refused_naming_it_and_changes_nothing(
     api: Api, body: bytes, place: str
 ) -> None:
-    game = table(api)
-    before = snapshot(game)
-    response = post(game, f"/games/{game.id}/actions", body, BOB)
-    assert_problem(response, 422, "invalid_body")
-    assert_names(response, place, "more than once")
-    assert snapshot(game) == before
+    assert_action_refused(api, body, place, "more than once")
 
 
 CREATIONS_WITH_A_KEY_TWICE = [
@@ -80,8 +89,7 @@ CREATIONS_WITH_A_KEY_TWICE = [
 def test_a_new_game_with_a_key_twice_is_refused_naming_it(
     api: Api, body: bytes, place: str
 ) -> None:
-    headers = {"Content-Type": "application/json"}
-    response = api.client.post("/games", content=body, headers=headers)
+    response = new_game(api, body)
     assert_problem(response, 422, "invalid_body")
     assert_names(response, place, "more than once")
 
@@ -98,8 +106,7 @@ def test_a_join_with_a_key_twice_is_refused_and_takes_no_seat(api: Api) -> None:
 def test_colons_inside_strings_are_no_duplicate(api: Api) -> None:
     # The quick test counts colons: one in a name must not be taken for a key.
     body = b'{"players":[{"name":"Ann: the first"},{"name":"Bob","client_seed":"a:b:c"}]}'
-    headers = {"Content-Type": "application/json"}
-    response = api.client.post("/games", content=body, headers=headers)
+    response = new_game(api, body)
     assert response.status_code == 201, response.text
 
 
@@ -113,21 +120,14 @@ def test_colons_inside_strings_are_no_duplicate(api: Api) -> None:
         (b'[{"type":"draw","source":"stock"},{"type":"discard","card":"5S","also":1}]', "[1].also"),
     ],
 )
-def test_an_action_with_a_field_it_does_not_have_is_refused_naming_it(
+def test_an_action_with_a_field_it_does_not_have_is_refused_naming_it_and_changes_nothing(
     api: Api, body: bytes, place: str
 ) -> None:
-    game = table(api)
-    before = snapshot(game)
-    response = post(game, f"/games/{game.id}/actions", body, BOB)
-    assert_problem(response, 422, "invalid_body")
-    assert_names(response, place, "unknown field")
-    assert snapshot(game) == before
+    assert_action_refused(api, body, place, "unknown field")
 
 
 def test_creation_and_joining_name_the_unknown_field_itself(api: Api) -> None:
-    headers = {"Content-Type": "application/json"}
-    body = b'{"players":[{"name":"Ann","colour":"red"},{"name":"Bob"}]}'
-    response = api.client.post("/games", content=body, headers=headers)
+    response = new_game(api, b'{"players":[{"name":"Ann","colour":"red"},{"name":"Bob"}]}')
     assert_problem(response, 422, "invalid_body")
     assert_names(response, "players[0].colour", "unknown field")
     game = api.create(seats=2)
