@@ -80,6 +80,7 @@ def _serve(args: argparse.Namespace) -> int:
 
     import uvicorn
 
+    from service.api.protocol import HeadLimitedProtocol
     from service.store import StoreUnavailable, prepare_store
 
     # The app reads its settings from the environment in each worker, so the
@@ -109,7 +110,8 @@ def _serve(args: argparse.Namespace) -> int:
         port=settings.port,
         workers=settings.workers,
         loop="uvloop",
-        http="httptools",
+        http=HeadLimitedProtocol,  # httptools, with a limit on request heads
+        h11_max_incomplete_event_size=settings.max_header_bytes,
         log_level=settings.log_level.value,
         timeout_graceful_shutdown=settings.shutdown_timeout,
     )

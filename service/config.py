@@ -14,10 +14,14 @@ Every knob an operator turns is here, with its environment variable
 - `RUMMY_AGGREGATE_CACHE_SIZE` [1000]: games cached per process.
 - `RUMMY_ADMIN_TOKEN` or `RUMMY_ADMIN_TOKEN_FILE` [none: admin features off]: the
   admin bearer token, at least 16 characters.
+- `RUMMY_METRICS_TOKEN` or `RUMMY_METRICS_TOKEN_FILE` [none: `/metrics` is public]: the
+  bearer token `/metrics` then asks for (the admin token is taken too), 16+ characters.
 - `RUMMY_LOG_LEVEL` [info]: `critical`, `error`, `warning`, `info`, `debug`, `trace`.
 - `RUMMY_CORS_ORIGINS` [none: no CORS headers]: comma-separated browser origins
   (`https://play.example.com`), or `*` for any.
 - `RUMMY_MAX_BODY_BYTES` [1000000]: the largest request body accepted (413 above).
+- `RUMMY_MAX_HEADER_BYTES` [16384]: the largest request head (request line and headers)
+  `rummy serve` accepts (431 above).
 - `RUMMY_HOST` [127.0.0.1], `RUMMY_PORT` [8000], `RUMMY_WORKERS` [1]: where and with
   how many worker processes `rummy serve` listens.
 - `RUMMY_SHUTDOWN_TIMEOUT` [20]: seconds in-flight requests get after SIGTERM.
@@ -71,8 +75,10 @@ _PERSISTENCE_MODULES = {
 POSTGRES_RECORDER = "service.game.postgres:LockedInsertRecorder"
 """Appends in one statement, in commit order (the module says why)."""
 
-MIN_ADMIN_TOKEN_LENGTH = 16
+MIN_TOKEN_LENGTH = 16
 MAX_BODY_BYTES_LIMIT = 64 * 1024 * 1024
+MAX_HEADER_BYTES_LIMIT = 1024 * 1024
+DEFAULT_MAX_HEADER_BYTES = 16 * 1024
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,62}")
 
 
@@ -96,10 +102,13 @@ class Settings:
     aggregate_cache_size: int = 1000
     admin_token: str | None = None
     """Admin features are off when no admin token is configured."""
+    metrics_token: str | None = None
+    """`/metrics` is public when no metrics token is configured."""
     log_level: LogLevel = LogLevel.INFO
     cors_origins: tuple[str, ...] = ()
     """Browser origins allowed to call the API (`*` for any); empty: CORS off."""
     max_body_bytes: int = 1_000_000
+    max_header_bytes: int = DEFAULT_MAX_HEADER_BYTES
     host: str = "127.0.0.1"
     port: int = 8000
     workers: int = 1
@@ -135,7 +144,8 @@ class Settings:
             aggregate_cache_size=_int(
                 env, "RUMMY_AGGREGATE_CACHE_SIZE", defaults.aggregate_cache_size, low=0
             ),
-            admin_token=_admin_token(env),
+            admin_token=_token(env, "RUMMY_ADMIN_TOKEN", "to turn the admin features off"),
+            metrics_token=_token(env, "RUMMY_METRICS_TOKEN", "to leave /metrics public"),
             log_level=_choice(env, "RUMMY_LOG_LEVEL", LogLevel, defaults.log_level),
             cors_origins=_origins(env.get("RUMMY_CORS_ORIGINS", "")),
             max_body_bytes=_int(
@@ -144,6 +154,13 @@ class Settings:
                 defaults.max_body_bytes,
                 low=1024,
                 high=MAX_BODY_BYTES_LIMIT,
+            ),
+            max_header_bytes=_int(
+                env,
+                "RUMMY_MAX_HEADER_BYTES",
+                defaults.max_header_bytes,
+                low=1024,
+                high=MAX_HEADER_BYTES_LIMIT,
             ),
             host=_text(env, "RUMMY_HOST", defaults.host),
             port=_int(env, "RUMMY_PORT", defaults.port, low=1, high=65535),
@@ -279,16 +296,17 @@ def _secret(env: Mapping[str, str], name: str) -> str | None:
     return inline or None
 
 
-def _admin_token(env: Mapping[str, str]) -> str | None:
-    token = _secret(env, "RUMMY_ADMIN_TOKEN")
+def _token(env: Mapping[str, str], name: str, unset: str) -> str | None:
+    """A bearer token setting (`name` or `name_FILE`); `unset` says what leaving it out does."""
+    token = _secret(env, name)
     if token is None:
         return None
-    if len(token) < MIN_ADMIN_TOKEN_LENGTH or any(char.isspace() for char in token):
+    if len(token) < MIN_TOKEN_LENGTH or any(char.isspace() for char in token):
         raise SettingsError(
-            f"RUMMY_ADMIN_TOKEN must be at least {MIN_ADMIN_TOKEN_LENGTH} characters with no "
+            f"{name} must be at least {MIN_TOKEN_LENGTH} characters with no "
             f"spaces (it has {len(token)}); make one with "
             "`python -c 'import secrets; print(secrets.token_urlsafe(32))'`, "
-            "or unset it to turn the admin features off."
+            f"or unset it {unset}."
         )
     return token
 

@@ -19,6 +19,7 @@ from service.game.application import RummyApplication
 from service.store import lock_key
 
 TOKEN = "admin-token-for-tests-0123456789"
+METRICS_TOKEN = "metrics-token-for-tests-0123456789"
 
 
 def test_defaults_with_an_empty_environment() -> None:
@@ -46,9 +47,11 @@ def test_every_variable_is_read(tmp_path: Path) -> None:
         "POSTGRES_CONNECT_TIMEOUT": "4",
         "RUMMY_AGGREGATE_CACHE_SIZE": "50",
         "RUMMY_ADMIN_TOKEN": TOKEN,
+        "RUMMY_METRICS_TOKEN": METRICS_TOKEN,
         "RUMMY_LOG_LEVEL": "WARNING",
         "RUMMY_CORS_ORIGINS": "https://play.example.com, http://localhost:5173",
         "RUMMY_MAX_BODY_BYTES": "65536",
+        "RUMMY_MAX_HEADER_BYTES": "8192",
         "RUMMY_HOST": "0.0.0.0",
         "RUMMY_PORT": "8080",
         "RUMMY_WORKERS": "3",
@@ -69,9 +72,11 @@ def test_every_variable_is_read(tmp_path: Path) -> None:
         postgres_connect_timeout=4,
         aggregate_cache_size=50,
         admin_token=TOKEN,
+        metrics_token=METRICS_TOKEN,
         log_level=LogLevel.WARNING,
         cors_origins=("https://play.example.com", "http://localhost:5173"),
         max_body_bytes=65536,
+        max_header_bytes=8192,
         host="0.0.0.0",
         port=8080,
         workers=3,
@@ -117,9 +122,12 @@ def test_no_schema_leaves_the_library_default() -> None:
         ({"RUMMY_AGGREGATE_CACHE_SIZE": "-5"}, ["RUMMY_AGGREGATE_CACHE_SIZE", "at least 0"]),
         ({"RUMMY_ADMIN_TOKEN": "short"}, ["RUMMY_ADMIN_TOKEN", "at least 16"]),
         ({"RUMMY_ADMIN_TOKEN": "has a space in the token"}, ["RUMMY_ADMIN_TOKEN", "no spaces"]),
+        ({"RUMMY_METRICS_TOKEN": "short"}, ["RUMMY_METRICS_TOKEN", "at least 16", "public"]),
+        ({"RUMMY_METRICS_TOKEN": "has a space in the token"}, ["RUMMY_METRICS_TOKEN", "no spaces"]),
         ({"RUMMY_LOG_LEVEL": "verbose"}, ["RUMMY_LOG_LEVEL", "debug"]),
         ({"RUMMY_MAX_BODY_BYTES": "10"}, ["RUMMY_MAX_BODY_BYTES", "from 1024"]),
         ({"RUMMY_MAX_BODY_BYTES": "1e6"}, ["RUMMY_MAX_BODY_BYTES", "whole number"]),
+        ({"RUMMY_MAX_HEADER_BYTES": "100"}, ["RUMMY_MAX_HEADER_BYTES", "from 1024 to 1048576"]),
         ({"RUMMY_PORT": "0"}, ["RUMMY_PORT"]),
         ({"RUMMY_WORKERS": "0"}, ["RUMMY_WORKERS", "from 1 to 64"]),
         ({"RUMMY_SHUTDOWN_TIMEOUT": "soon"}, ["RUMMY_SHUTDOWN_TIMEOUT"]),
@@ -171,14 +179,17 @@ def test_cors_any_origin_and_duplicates() -> None:
 
 def test_secrets_from_files(tmp_path: Path) -> None:
     (tmp_path / "token").write_text(TOKEN + "\n", encoding="utf-8")
+    (tmp_path / "metrics").write_text(METRICS_TOKEN + "\n", encoding="utf-8")
     (tmp_path / "password").write_text("s3cret pass\n", encoding="utf-8")
     settings = Settings.from_env(
         {
             "RUMMY_ADMIN_TOKEN_FILE": str(tmp_path / "token"),
+            "RUMMY_METRICS_TOKEN_FILE": str(tmp_path / "metrics"),
             "POSTGRES_PASSWORD_FILE": str(tmp_path / "password"),
         }
     )
     assert settings.admin_token == TOKEN
+    assert settings.metrics_token == METRICS_TOKEN
     assert settings.postgres_password == "s3cret pass"
 
 

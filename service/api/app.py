@@ -22,6 +22,7 @@ from service.api.logging import RequestLog, json_logging, mask_also
 from service.api.metrics import Metrics, MetricsController, RequestMetrics
 from service.api.openapi import finish_openapi
 from service.api.ops import cors_config, logging_config
+from service.api.queries import strict_query
 from service.api.stream import EventHub, StreamController, StreamSettings, end_streams_on_signals
 from service.config import Settings, Store
 from service.game.application import RummyApplication
@@ -36,14 +37,16 @@ def create_app(
 ) -> Litestar:
     """The HTTP service over `games` (by default, the store `settings` name)."""
     settings = settings if settings is not None else Settings.from_env()
-    if settings.admin_token is not None:
-        mask_also(settings.admin_token)
+    for secret in (settings.admin_token, settings.metrics_token):
+        if secret is not None:
+            mask_also(secret)
     if games is None:
         games = open_games(settings)
     services = Services(
         games=games,
         admin_token=settings.admin_token,
         inline=settings.store is not Store.POSTGRES,
+        metrics_token=settings.metrics_token,
     )
     metrics = Metrics()
     games.observers = (*games.observers, metrics)
@@ -86,6 +89,7 @@ def create_app(
 async def check_request(request: Request[Any, Any, Any]) -> None:
     """Before every handler (one hook: a layer's own would replace the app's)."""
     refuse_repeated_headers(request)
+    strict_query(request)
     await strict_body(request)
 
 

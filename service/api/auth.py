@@ -22,9 +22,23 @@ def bearer_token(authorization: str | None) -> str | None:
 
 
 def is_admin(token: str, admin_token: str | None) -> bool:
-    return admin_token is not None and hmac.compare_digest(
-        token.encode("utf-8"), admin_token.encode("utf-8")
-    )
+    return _is(token, admin_token)
+
+
+def require_metrics_reader(
+    authorization: str | None, metrics_token: str | None, admin_token: str | None
+) -> None:
+    """With a metrics token configured, only it or the admin token reads the metrics (401)."""
+    if metrics_token is None:
+        return
+    token = bearer_token(authorization)
+    if token is None or not (_is(token, metrics_token) or is_admin(token, admin_token)):
+        raise Unauthorized("The metrics need the metrics token (or the admin token).")
+
+
+def _is(token: str, secret: str | None) -> bool:
+    # Constant time: how much of a guess matched must not show in how long it took.
+    return secret is not None and hmac.compare_digest(token.encode("utf-8"), secret.encode("utf-8"))
 
 
 def viewer_for(game: GameState, authorization: str | None, admin_token: str | None) -> Viewer:

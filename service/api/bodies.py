@@ -2,16 +2,24 @@
 
 Runs for every route in the app's `before_request` hook (`check_request`);
 a handler without a `data` parameter has no body to check.
+
+A key twice in one object is refused at any depth: decoders disagree on
+which of the two counts (litestar's reads the last, so `{"type": "meld",
+"type": "draw"}` was a draw), and RFC 8259 leaves it undefined.
 """
 
 from __future__ import annotations
 
+import json
+import re
 from functools import lru_cache
 from typing import Any
 
 import msgspec
 from litestar import Request
 from litestar.exceptions import ValidationException
+
+from service.api.printable import TEXT_RULES
 
 
 async def strict_body(request: Request[Any, Any, Any]) -> None:
@@ -29,12 +37,21 @@ async def strict_body(request: Request[Any, Any, Any]) -> None:
     if not body.strip():
         raise _bad_body("A JSON body is required.")
     try:
-        if not _decodes_strictly(body, data.annotation):
-            _check_closely(body, data.annotation)
+        _check(body, data.annotation)
     except RecursionError:
-        # msgspec and `_integral_floats` recurse per level; no real body is a tenth as
-        # deep. Refused here, before litestar decodes it (a 500 there).
+        # msgspec, json and `_integral_floats` recurse per level; no real body is a
+        # tenth as deep. Refused here, before litestar decodes it (a 500 there).
         raise _bad_body("The JSON body is nested too deeply.") from None
+
+
+def _check(body: bytes, annotation: Any) -> None:
+    try:
+        raw = msgspec.json.decode(body)
+    except msgspec.DecodeError:
+        return  # not JSON at all: litestar's 400
+    _refuse_duplicate_keys(body, raw)
+    if not _decodes_strictly(body, annotation):
+        _check_closely(raw, annotation)
 
 
 def _bad_body(message: str, key: str = "body") -> ValidationException:
@@ -61,18 +78,121 @@ def _strict_decoder(annotation: Any) -> msgspec.json.Decoder[Any]:
     return msgspec.json.Decoder(annotation, strict=True)
 
 
-def _check_closely(body: bytes, annotation: Any) -> None:
-    """Refuse `body` unless it is `annotation` once integral floats are integers,
-    naming the place that is wrong; leave a body that is not JSON to litestar."""
-    try:
-        raw = msgspec.json.decode(body)
-    except msgspec.DecodeError:
-        return
+def _check_closely(raw: Any, annotation: Any) -> None:
+    """Refuse the decoded body `raw` unless it is `annotation` once integral floats
+    are integers, naming the place that is wrong."""
     try:
         msgspec.convert(_integral_floats(raw), annotation, strict=True)
     except msgspec.ValidationError as invalid:
         message, _, where = str(invalid).partition(" - at `$")
-        raise _bad_body(message, where.rstrip("`").lstrip(".") or "body") from None
+        place = where.rstrip("`").lstrip(".")
+        unknown = _UNKNOWN_FIELD.fullmatch(message)
+        if unknown:
+            # msgspec names the object; the place of the field itself is more use.
+            place = _join(place, unknown.group(1))
+        for pattern, explain in TEXT_RULES.items():
+            # msgspec quotes the whole pattern; say what is wrong with the text instead.
+            if message.startswith(f"Expected `str` matching regex {pattern!r}"):
+                message = explain(_at(raw, place)) or message
+        raise _bad_body(message, place or "body") from None
+
+
+_UNKNOWN_FIELD = re.compile(r"Object contains unknown field `(.*)`", re.DOTALL)
+
+
+_STEP = re.compile(r"\.?([^.\[]+)|\[(\d+)\]")
+
+
+def _at(raw: Any, place: str) -> Any:
+    """The value at `place` (`players[1].name`, as msgspec writes places) in `raw`."""
+    value = raw
+    for key, index in _STEP.findall(place):
+        value = value[int(index)] if index else value[key]
+    return value
+
+
+def _join(place: str, key: str) -> str:
+    """The place of `key` inside the object at `place`, as msgspec writes places."""
+    return f"{place}.{key}" if place else key
+
+
+# --- a key twice in one object -----------------------------------------------------
+
+
+def _refuse_duplicate_keys(body: bytes, raw: Any) -> None:
+    found = first_duplicate_key(body, raw)
+    if found is not None:
+        key, place = found
+        raise _bad_body(
+            f"The key `{key}` appears more than once in one object; send each key once.", place
+        )
+
+
+def first_duplicate_key(body: bytes, decoded: Any) -> tuple[str, str] | None:
+    """The first key that an object of the JSON text `body` holds twice, and its place
+    (`players[0].name`), in document order with an object before those inside it;
+    None if every key comes once.
+    `decoded` is `body` decoded (keeping one of each duplicate).
+
+    The quick test: every key in JSON text is followed by a colon, and any other
+    colon is inside a string. So if `decoded` has as many keys as `body` has
+    colons, no key came twice. Only otherwise (a colon in a string, or a
+    duplicate) is the body decoded again, key by key, to tell which.
+    """
+    if body.count(b":") == _key_count(decoded):
+        return None
+    return _first_duplicate(json.loads(body, object_pairs_hook=_mark_duplicates), "")
+
+
+def _key_count(value: Any) -> int:
+    """How many keys all the objects in a decoded JSON value hold."""
+    count = 0
+    stack = [value] if value.__class__ in _CONTAINERS else []
+    while stack:
+        item = stack.pop()
+        if item.__class__ is dict:
+            count += len(item)
+            stack.extend([inner for inner in item.values() if inner.__class__ in _CONTAINERS])
+        else:
+            stack.extend([inner for inner in item if inner.__class__ in _CONTAINERS])
+    return count
+
+
+_CONTAINERS = (dict, list)
+
+
+class _Duplicated(dict[str, Any]):
+    """An object that had `key` more than once (json.loads keeps the last)."""
+
+    def __init__(self, pairs: list[tuple[str, Any]], key: str) -> None:
+        super().__init__(pairs)
+        self.key = key
+
+
+def _mark_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    seen: set[str] = set()
+    for key, _ in pairs:
+        if key in seen:
+            return _Duplicated(pairs, key)
+        seen.add(key)
+    return dict(pairs)
+
+
+def _first_duplicate(value: Any, place: str) -> tuple[str, str] | None:
+    """The first repeated key in `value` and its place (see `first_duplicate_key`)."""
+    if isinstance(value, _Duplicated):
+        return value.key, _join(place, value.key)
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            found = _first_duplicate(inner, _join(place, key))
+            if found is not None:
+                return found
+    elif isinstance(value, list):
+        for index, inner in enumerate(value):
+            found = _first_duplicate(inner, f"{place}[{index}]")
+            if found is not None:
+                return found
+    return None
 
 
 def _integral_floats(value: Any) -> Any:

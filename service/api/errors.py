@@ -25,6 +25,9 @@ The one place errors become HTTP:
                                     parameter, unknown_card when it is a card
                                     code; not_found, method_not_allowed, …
     anything else              500  internal_error (logged; no detail leaks)
+
+    Answered by the server before the app (service/api/protocol.py): a request
+    head over RUMMY_MAX_HEADER_BYTES is 431 headers_too_large.
 """
 
 from __future__ import annotations
@@ -103,6 +106,7 @@ _HTTP_CODES: Mapping[int, str] = {
     406: "not_acceptable",
     413: "body_too_large",
     415: "unsupported_media_type",
+    431: "headers_too_large",
     429: "too_many_requests",
 }
 

@@ -47,7 +47,8 @@ T = TypeVar("T")
 
 @dataclass(frozen=True, slots=True)
 class Services:
-    """What the handlers need: the application and the admin token (None: admin off)."""
+    """What the handlers need: the application, the admin token (None: admin off) and
+    the metrics token."""
 
     games: RummyApplication
     admin_token: str | None
@@ -55,6 +56,8 @@ class Services:
     """Run store calls on the event loop. Right for the embedded stores: their
     calls never wait on a network, and a worker thread beside the loop costs
     more in contention for the interpreter lock than it could overlap."""
+    metrics_token: str | None = None
+    """None: `/metrics` is public."""
 
     async def run(self, work: Callable[[], T]) -> T:
         """Do blocking store work: inline, or in a worker thread (PostgreSQL)."""

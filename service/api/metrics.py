@@ -30,6 +30,9 @@ from prometheus_client import (
 )
 from prometheus_client.multiprocess import MultiProcessCollector
 
+from service.api.auth import require_metrics_reader
+from service.api.docs import problems
+from service.api.games import Authorization, Services
 from service.api.logging import route_of
 
 ACTION_ROUTE = "/games/{game_id}/actions"
@@ -191,7 +194,9 @@ class MetricsController(Controller):
         summary="Prometheus metrics",
         description=(
             "Requests by route and status, action latency, games created, started and "
-            "finished, write conflicts and live streams, in the Prometheus text format."
+            "finished, write conflicts and live streams, in the Prometheus text format. "
+            "Public, unless the service has a metrics token (`RUMMY_METRICS_TOKEN`): then "
+            "send it, or the admin token, as `Authorization: Bearer <token>`."
         ),
         media_type="text/plain",
         sync_to_thread=False,
@@ -212,8 +217,15 @@ class MetricsController(Controller):
                         ),
                     )
                 ],
-            )
+            ),
+            **problems(401),
         },
     )
-    def get_metrics(self, metrics: NamedDependency[Metrics]) -> Response[bytes]:
+    def get_metrics(
+        self,
+        metrics: NamedDependency[Metrics],
+        services: NamedDependency[Services],
+        authorization: Authorization = None,
+    ) -> Response[bytes]:
+        require_metrics_reader(authorization, services.metrics_token, services.admin_token)
         return Response(metrics.exposition(), media_type=MEDIA_TYPE)

@@ -49,6 +49,7 @@ from litestar.routes import HTTPRoute
 
 from service.api.docs import problem_response
 from service.api.games import IF_MATCH_PATTERN
+from service.api.printable import json_schema_pattern
 from service.domain.rules import (
     DECK_SIZE,
     MAX_PLAYERS,
@@ -117,6 +118,7 @@ def _request_bodies(
     ]
     schemas, components = msgspec.json.schema_components(types, ref_template=_REF_TEMPLATE)
     _new_game_rules(components)
+    _json_schema_patterns(components)
     registry = document.components.schemas
     if registry is None:
         registry = document.components.schemas = {}
@@ -130,6 +132,19 @@ def _request_bodies(
                 media.examples = {
                     _slug(example.summary or "example"): example for example in examples
                 }
+
+
+def _json_schema_patterns(schema: Any) -> None:
+    """Write each `pattern` (msgspec takes Python's) in JSON Schema's dialect."""
+    if isinstance(schema, dict):
+        for key, value in schema.items():
+            if key == "pattern" and isinstance(value, str):
+                schema[key] = json_schema_pattern(value)
+            else:
+                _json_schema_patterns(value)
+    elif isinstance(schema, list):
+        for item in schema:
+            _json_schema_patterns(item)
 
 
 def _slug(text: str) -> str:

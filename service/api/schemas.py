@@ -12,6 +12,7 @@ from typing import Annotated, Any, Literal
 import msgspec
 from msgspec import Meta
 
+from service.api import printable
 from service.domain.cards import FULL_DECK
 from service.domain.fairness import DealMode
 from service.domain.rules import (
@@ -39,8 +40,25 @@ class BotName(StrEnum):
     BASIC = "basic"
 
 
-Name = Annotated[str, Meta(min_length=1, max_length=64, examples=["Ann"])]
-ClientSeed = Annotated[str, Meta(max_length=256, examples=["my-own-entropy-7f3a"])]
+Name = Annotated[
+    str,
+    Meta(
+        min_length=1,
+        max_length=printable.NAME_MAX_LENGTH,
+        pattern=printable.NAME_PATTERN,
+        description=printable.NAME_RULE,
+        examples=["Ann"],
+    ),
+]
+ClientSeed = Annotated[
+    str,
+    Meta(
+        max_length=printable.CLIENT_SEED_MAX_LENGTH,
+        pattern=printable.CLIENT_SEED_PATTERN,
+        description=printable.CLIENT_SEED_RULE,
+        examples=["my-own-entropy-7f3a"],
+    ),
+]
 Deck = Annotated[
     list[CardCode],
     Meta(
@@ -99,20 +117,28 @@ class JoinGame(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     client_seed: ClientSeed | None = None
 
 
-class DrawAction(msgspec.Struct, kw_only=True, tag_field="type", tag="draw"):
+class DrawAction(
+    msgspec.Struct, kw_only=True, tag_field="type", tag="draw", forbid_unknown_fields=True
+):
     source: Literal["stock", "discard"]
 
 
-class MeldAction(msgspec.Struct, kw_only=True, tag_field="type", tag="meld"):
+class MeldAction(
+    msgspec.Struct, kw_only=True, tag_field="type", tag="meld", forbid_unknown_fields=True
+):
     cards: Annotated[list[CardCode], Meta(min_length=1, max_length=13)]
 
 
-class LayOffAction(msgspec.Struct, kw_only=True, tag_field="type", tag="lay_off"):
+class LayOffAction(
+    msgspec.Struct, kw_only=True, tag_field="type", tag="lay_off", forbid_unknown_fields=True
+):
     card: CardCode
     meld_id: Annotated[str, Meta(min_length=1, max_length=64)]
 
 
-class DiscardAction(msgspec.Struct, kw_only=True, tag_field="type", tag="discard"):
+class DiscardAction(
+    msgspec.Struct, kw_only=True, tag_field="type", tag="discard", forbid_unknown_fields=True
+):
     card: CardCode
 
 

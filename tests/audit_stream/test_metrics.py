@@ -188,3 +188,34 @@ def test_a_request_id_comes_back_and_a_bad_one_is_replaced(client: TestClient[Li
     replaced = client.get("/health", headers={"X-Request-ID": "no spaces, please"})
     assert replaced.headers["x-request-id"] != "no spaces, please"
     assert len(replaced.headers["x-request-id"]) == 32
+
+
+METRICS_TOKEN = "metrics-token-for-the-tests-0123"
+
+
+def test_with_a_metrics_token_only_it_or_the_admin_token_reads_the_metrics(
+    games: RummyApplication,
+) -> None:
+    settings = Settings(store=Store.MEMORY, admin_token=ADMIN_TOKEN, metrics_token=METRICS_TOKEN)
+    with TestClient(create_app(games, settings)) as client:
+        created = client.post("/games", json={"players": [{"name": "Ann"}, {"name": "Bob"}]})
+        player = created.json()["players"][0]["token"]
+        for headers in ({}, bearer("not-the-metrics-token-0123456789"), bearer(player)):
+            refused = client.get("/metrics", headers=headers)
+            assert refused.status_code == 401, headers
+            assert refused.headers["content-type"].startswith("application/problem+json")
+            assert refused.json()["code"] == "unauthorized"
+            assert refused.headers["www-authenticate"].startswith("Bearer")
+            assert "rummy_" not in refused.text
+        for token in (METRICS_TOKEN, ADMIN_TOKEN):
+            response = client.get("/metrics", headers=bearer(token))
+            assert response.status_code == 200
+            assert "rummy_games_created_total 1.0" in response.text
+
+
+def test_the_metrics_token_is_masked_in_the_logs(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(service.api.logging, "_secrets", ())
+    line = f"GET /metrics/{METRICS_TOKEN} 404"
+    settings = Settings(store=Store.MEMORY, metrics_token=METRICS_TOKEN)
+    create_app(RummyApplication(env=settings.event_store_env()), settings)
+    assert mask_secrets(line) == "GET /metrics/*** 404"

@@ -167,3 +167,21 @@ def test_a_bad_setting_stops_the_entry_command_with_a_message(tmp_path: Path) ->
     assert result.returncode == 2
     assert result.stderr.startswith("rummy: RUMMY_CORS_ORIGINS:"), result.stderr
     assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize(
+    "started",
+    [pytest.param({"RUMMY_MAX_HEADER_BYTES": "4096", "RUMMY_WORKERS": "2"})],
+    indirect=True,
+)
+def test_a_request_head_over_the_limit_is_431_in_every_worker(started: Replica) -> None:
+    # uvicorn's httptools protocol alone takes a head of any size (1 MB was served).
+    def send(pad: int) -> bytes:
+        head = f"GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Pad: {'a' * pad}\r\n\r\n"
+        with socket.create_connection(("127.0.0.1", started.port), timeout=10) as sock:
+            sock.sendall(head.encode())
+            return _read_response(sock)
+
+    for _ in range(4):  # new connections: either worker may take each
+        assert send(4200).startswith(b"HTTP/1.1 431 "), started.output()
+        assert send(3800).startswith(b"HTTP/1.1 200 ")

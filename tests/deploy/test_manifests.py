@@ -171,7 +171,12 @@ def test_the_service_accepts_the_pods_settings() -> None:
     ports = {port["containerPort"] for port in _container()["ports"]}
     assert settings.port in ports
     assert settings.host == "0.0.0.0"
-    assert set(_resource("Secret")["stringData"]) == {"POSTGRES_PASSWORD", "RUMMY_ADMIN_TOKEN"}
+    assert set(_resource("Secret")["stringData"]) == {
+        "POSTGRES_PASSWORD",
+        "RUMMY_ADMIN_TOKEN",
+        "RUMMY_METRICS_TOKEN",
+    }
+    assert settings.metrics_token is None, "the committed Secret leaves /metrics public"
     assert "POSTGRES_PASSWORD" not in _resource("ConfigMap")["data"]
 
 
@@ -259,6 +264,10 @@ def test_nginx_sends_to_both_replicas_and_streams_unbuffered() -> None:
     body = int(_replicas()["rummy-1"]["environment"]["RUMMY_MAX_BODY_BYTES"])
     assert body <= int(limit.group(1)) * 1024 * 1024
     assert "non_idempotent" not in conf, "a POST is never resent by the proxy"
+    buffers = re.search(r"large_client_header_buffers (\d+) (\d+)k;", conf)
+    assert buffers is not None
+    head = int(_replicas()["rummy-1"]["environment"]["RUMMY_MAX_HEADER_BYTES"])
+    assert int(buffers.group(1)) * int(buffers.group(2)) * 1024 <= head
     assert conf.count("{") == conf.count("}")
 
 
