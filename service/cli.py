@@ -80,6 +80,7 @@ def _serve(args: argparse.Namespace) -> int:
 
     import uvicorn
 
+    from service.api.timeouts import HeaderTimeoutProtocol
     from service.store import StoreUnavailable, prepare_store
 
     # The app reads its settings from the environment in each worker, so the
@@ -109,7 +110,9 @@ def _serve(args: argparse.Namespace) -> int:
         port=settings.port,
         workers=settings.workers,
         loop="uvloop",
-        http="httptools",
+        # httptools, with a timeout for request headers (it reads RUMMY_HEADER_TIMEOUT).
+        http=HeaderTimeoutProtocol,
+        timeout_keep_alive=settings.keepalive_timeout,
         log_level=settings.log_level.value,
         timeout_graceful_shutdown=settings.shutdown_timeout,
     )

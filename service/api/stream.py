@@ -14,6 +14,12 @@ ends after `game_finished`; a reconnect after that is answered 204, which
 tells an EventSource to stop. Streams end cleanly when the client goes, and
 when the server shuts down (on SIGTERM or SIGINT as soon as the signal
 arrives, so the server's graceful shutdown does not wait on them).
+
+A process keeps at most `max_streams` streams open (`RUMMY_MAX_STREAMS`): each
+holds a connection, buffers and a task, so past it a stream is refused (503
+`too_many_streams`, with `Retry-After`) rather than the process outgrowing its
+memory. A stream's place is given back when it ends, or when its response
+never started (then nothing but the collector sees the stream go).
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ import contextlib
 import logging
 import signal
 import threading
+import weakref
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from functools import partial
@@ -42,7 +49,7 @@ from litestar.response import ServerSentEvent, ServerSentEventMessage
 
 from service.api.auth import viewer_for
 from service.api.docs import problems
-from service.api.errors import problem
+from service.api.errors import LimitExceeded, problem
 from service.api.games import Authorization, Services
 from service.api.metrics import Metrics
 from service.domain.rules import RuleSet
@@ -57,12 +64,15 @@ BATCH = 500
 RETRY_MS = 2000
 """How long an EventSource waits before reconnecting after a dropped stream."""
 _POLL_BATCH = 500
+STREAMS_RETRY_AFTER = 10
+"""Seconds a client refused a stream (all places taken) is asked to wait."""
 
 
 @dataclass(frozen=True, slots=True)
 class StreamSettings:
     heartbeat_seconds: float = 15.0
     poll_seconds: float = 0.5
+    max_streams: int = 1000
 
 
 class _Waiter:
@@ -98,6 +108,7 @@ class EventHub:
         self._stop = threading.Event()
         self._subscription: Subscription[ApplicationRecorder] | None = None
         self._position = 0
+        self._streams = 0
         games.observers = (*games.observers, self)
 
     @property
@@ -121,6 +132,25 @@ class EventHub:
                 waiters.discard(waiter)
                 if not waiters:
                     self._waiters.pop(game_id, None)
+
+    def take_place(self) -> _Place:
+        """A place for one more stream; `LimitExceeded` (503) when all are taken."""
+        with self._lock:
+            if self._streams >= self.settings.max_streams:
+                raise LimitExceeded(
+                    503,
+                    "too_many_streams",
+                    f"This server has {self.settings.max_streams} live streams open, as many "
+                    f"as it keeps: try again in {STREAMS_RETRY_AFTER} s, or read "
+                    "`/games/{game_id}/events?after=N` meanwhile.",
+                    {"Retry-After": str(STREAMS_RETRY_AFTER)},
+                )
+            self._streams += 1
+        return _Place(self)
+
+    def _give_back(self) -> None:
+        with self._lock:
+            self._streams -= 1
 
     def end_streams(self) -> None:
         """Let every stream finish now (the server is going down); safe from any thread."""
@@ -212,6 +242,19 @@ class EventHub:
             waiter.wake()
 
 
+class _Place:
+    """One stream's place among the `max_streams`: given back once, by whoever is first
+    (the stream's end, or the collector when the response never started)."""
+
+    def __init__(self, hub: EventHub) -> None:
+        self._hub: EventHub | None = hub
+
+    def give_back(self) -> None:
+        hub, self._hub = self._hub, None
+        if hub is not None:
+            hub._give_back()
+
+
 def end_streams_on_signals(hub: EventHub) -> None:
     """Chain SIGTERM and SIGINT to end the streams first, so a server's graceful
     shutdown (which waits for open responses) does not wait on them. Only where a
@@ -239,6 +282,7 @@ class _Stream:
     rules: RuleSet
     players: int
     after: int
+    place: _Place
 
     async def messages(self) -> AsyncIterator[ServerSentEventMessage]:
         self.metrics.stream_opened()
@@ -266,6 +310,7 @@ class _Stream:
                     if not await waiter.wait(self.hub.settings.heartbeat_seconds):
                         yield ServerSentEventMessage(data=None, comment="heartbeat")
         finally:
+            self.place.give_back()
             self.metrics.stream_closed()
 
 
@@ -309,7 +354,7 @@ class StreamController(Controller):
                 data_container=None,
                 description="The game is finished and the caller has every event: stop.",
             ),
-            **problems(401, 403, 404, 422),
+            **problems(401, 403, 404, 422, 503),
         },
     )
     def stream_events(
@@ -350,8 +395,13 @@ class StreamController(Controller):
             rules=state.table.rules,
             players=state.table.players,
             after=start,
+            place=hub.take_place(),
         )
-        return ServerSentEvent(stream.messages())
+        messages = stream.messages()
+        # A stream that never starts never runs its `finally`: its place is given
+        # back when the collector takes it.
+        weakref.finalize(messages, stream.place.give_back)
+        return ServerSentEvent(messages)
 
 
 def _last_event_id(raw: str) -> int:

@@ -28,6 +28,7 @@ from service.game.tokens import hash_token
 from service.projections.audit import audit_export
 from tests.audit_stream.games import LONG_HAND_RULES, SHORT_RULES, new_game, play
 from tests.audit_stream.servers import ADMIN_TOKEN, bearer
+from tests.rates import NO_RATE_LIMITS
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -39,7 +40,7 @@ def games() -> RummyApplication:
 
 @pytest.fixture(scope="module")
 def client(games: RummyApplication) -> Iterator[TestClient[Litestar]]:
-    settings = Settings(store=Store.MEMORY, admin_token=ADMIN_TOKEN)
+    settings = Settings(store=Store.MEMORY, admin_token=ADMIN_TOKEN, **NO_RATE_LIMITS)
     with TestClient(create_app(games, settings)) as test_client:
         yield test_client
 
