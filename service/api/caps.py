@@ -10,12 +10,13 @@ so a body valid against the document served is never refused for them.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from service.api.errors import problem
 from service.config import Settings
 from service.domain.errors import InvalidRules
-from service.domain.rules import RuleSet
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,11 +45,11 @@ class Caps:
                 "the hands after them are dealt from the seed.",
             )
 
-    def check_rules(self, rules: RuleSet) -> None:
-        """Refuse rule values beyond this service's caps (422 `invalid_rules`)."""
-        for name, value, cap in (
-            ("max_turns", rules.max_turns, self.max_turns),
-            ("recycles", rules.recycles, self.recycles),
-        ):
-            if value > cap:
+    def check_rules(self, given: Mapping[str, Any]) -> None:
+        """Refuse rule values given beyond this service's caps (422 `invalid_rules`).
+        Only what the caller gave: a rule left out takes the rules' own default, and
+        the document's bound is on the value sent."""
+        for name, cap in (("max_turns", self.max_turns), ("recycles", self.recycles)):
+            value = given.get(name)
+            if isinstance(value, int) and value > cap:
                 raise InvalidRules(f"{name} may be at most {cap} on this service, not {value}.")

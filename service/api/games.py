@@ -146,8 +146,9 @@ class GamesController(Controller):
             ]
             wanted.extend([None] * (seats - len(named)))
             services.caps.check_decks(len(data.decks or []))
-            rules = RuleSet.from_dict(data.rules.given() if data.rules is not None else {})
-            services.caps.check_rules(rules)
+            given = data.rules.given() if data.rules is not None else {}
+            services.caps.check_rules(given)
+            rules = RuleSet.from_dict(given)
             decks = [[Card.parse(code) for code in deck] for deck in data.decks or []]
             created = services.games.create_game(
                 NewGame(seats=wanted, rules=rules, seed=data.seed, decks=decks, dealer=data.dealer)
