@@ -56,7 +56,7 @@ from typing import Any, cast
 from litestar import Litestar
 from litestar.types import HTTPRequestEvent, Message, ReceiveMessage, Scope
 
-from bench.http import SHORT_GAME, Latency, View, parse_view
+from bench.http import SHORT_GAME, UNLIMITED, Latency, View, parse_view
 from service.api.app import create_app
 from service.config import Settings
 
@@ -210,7 +210,11 @@ def _view(response: Response) -> View:
 
 async def run(options: Options, workdir: Path) -> Timings:
     settings = Settings.from_env(
-        {"RUMMY_STORE": options.store, "RUMMY_SQLITE_PATH": str(workdir / "bench.sqlite")}
+        {
+            "RUMMY_STORE": options.store,
+            "RUMMY_SQLITE_PATH": str(workdir / "bench.sqlite"),
+            **UNLIMITED,
+        }
     )
     app = create_app(settings=settings)
     timings = Timings()

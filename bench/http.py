@@ -378,6 +378,9 @@ class Server:
         return "\n".join(text[-lines:])
 
 
+UNLIMITED = {"RUMMY_CREATE_RATE": "off", "RUMMY_JOIN_RATE": "off", "RUMMY_ACTION_RATE": "off"}
+
+
 def start_server(port: int, env: dict[str, str], options: Options, logdir: Path) -> Server:
     log = logdir / f"server-{port}.log"
     command = [
@@ -395,7 +398,8 @@ def start_server(port: int, env: dict[str, str], options: Options, logdir: Path)
     with log.open("wb") as out:
         process = subprocess.Popen(
             command,
-            env={**os.environ, **env, **options.server_env},
+            # Throughput, not the rate limits (bench/abuse.py measures those).
+            env={**os.environ, **UNLIMITED, **env, **options.server_env},
             stdin=subprocess.DEVNULL,
             stdout=out,
             stderr=subprocess.STDOUT,

@@ -80,7 +80,7 @@ def _serve(args: argparse.Namespace) -> int:
 
     import uvicorn
 
-    from service.api.protocol import HeadLimitedProtocol
+    from service.api.timeouts import HeaderTimeoutProtocol
     from service.store import StoreUnavailable, prepare_store
 
     # The app reads its settings from the environment in each worker, so the
@@ -110,8 +110,11 @@ def _serve(args: argparse.Namespace) -> int:
         port=settings.port,
         workers=settings.workers,
         loop="uvloop",
-        http=HeadLimitedProtocol,  # httptools, with a limit on request heads
+        # httptools, with a limit on request heads and a timeout for them (it reads
+        # RUMMY_HEADER_TIMEOUT; the limit travels in uvicorn's own h11 option).
+        http=HeaderTimeoutProtocol,
         h11_max_incomplete_event_size=settings.max_header_bytes,
+        timeout_keep_alive=settings.keepalive_timeout,
         log_level=settings.log_level.value,
         timeout_graceful_shutdown=settings.shutdown_timeout,
     )

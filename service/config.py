@@ -19,7 +19,7 @@ Every knob an operator turns is here, with its environment variable
 - `RUMMY_LOG_LEVEL` [info]: `critical`, `error`, `warning`, `info`, `debug`, `trace`.
 - `RUMMY_CORS_ORIGINS` [none: no CORS headers]: comma-separated browser origins
   (`https://play.example.com`), or `*` for any.
-- `RUMMY_MAX_BODY_BYTES` [1000000]: the largest request body accepted (413 above).
+- `RUMMY_MAX_BODY_BYTES` [65536]: the largest request body accepted (413 above).
 - `RUMMY_MAX_HEADER_BYTES` [16384]: the largest request head (request line and headers)
   `rummy serve` accepts (431 above).
 - `RUMMY_HOST` [127.0.0.1], `RUMMY_PORT` [8000], `RUMMY_WORKERS` [1]: where and with
@@ -28,6 +28,19 @@ Every knob an operator turns is here, with its environment variable
 - `RUMMY_STREAM_HEARTBEAT_MS` [15000]: silence before a live stream sends a heartbeat.
 - `RUMMY_STREAM_POLL_MS` [500]: how often one shared poller looks for new events where
   the store cannot push them (SQLite; PostgreSQL uses LISTEN/NOTIFY).
+- `RUMMY_MAX_STREAMS` [1000]: live streams open at once per process (503 beyond).
+- `RUMMY_REDIS_URL` [none: each process counts alone]: `redis://host:6379/0` (or
+  `rediss://`), where the rate limits are counted, shared by every replica.
+- `RUMMY_CREATE_RATE` [30/minute], `RUMMY_JOIN_RATE` [60/minute]: games one client
+  address may create, seats it may join; `RUMMY_ACTION_RATE` [20/second;600/minute]:
+  action requests per player token. `limits` notation (`N/second|minute|hour|day`,
+  several joined by `;`), or `off` (429 beyond).
+- `RUMMY_DECKS_CAP` [20]: explicit deck orders a new game may give; `RUMMY_MAX_TURNS_CAP`
+  [1000], `RUMMY_RECYCLES_CAP` [100]: the highest `max_turns` and `recycles` rules (422).
+- `RUMMY_EVENTS_PAGE` [1000]: events in a page of `listEvents` without `limit`.
+- `RUMMY_KEEPALIVE_TIMEOUT` [5], `RUMMY_HEADER_TIMEOUT` [10], `RUMMY_BODY_TIMEOUT` [10]:
+  seconds a connection may stay idle between requests, take to send a request's
+  headers (from connecting, or from its first byte), and its body (408 after).
 
 `Settings.from_env` checks every value and raises `SettingsError` naming the
 variable and what is wrong, so a bad setting stops the service at start.
@@ -44,6 +57,8 @@ from enum import StrEnum
 from pathlib import Path
 from typing import TypeVar
 from urllib.parse import urlsplit
+
+import limits
 
 
 class Store(StrEnum):
@@ -79,6 +94,14 @@ MIN_TOKEN_LENGTH = 16
 MAX_BODY_BYTES_LIMIT = 64 * 1024 * 1024
 MAX_HEADER_BYTES_LIMIT = 1024 * 1024
 DEFAULT_MAX_HEADER_BYTES = 16 * 1024
+MAX_DECKS = 1000
+"""The most deck orders the request schema takes (`RUMMY_DECKS_CAP` may lower it)."""
+MAX_TURNS = 100_000
+MAX_RECYCLES = 1000
+"""The highest `max_turns` and `recycles` the request schema takes (the caps may lower them)."""
+MAX_EVENTS_PAGE = 1000
+"""The largest `limit` of an events page."""
+OFF = "off"
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,62}")
 
 
@@ -107,7 +130,9 @@ class Settings:
     log_level: LogLevel = LogLevel.INFO
     cors_origins: tuple[str, ...] = ()
     """Browser origins allowed to call the API (`*` for any); empty: CORS off."""
-    max_body_bytes: int = 1_000_000
+    max_body_bytes: int = 65_536
+    """Sixteen times the largest valid body (a new game with every field at its
+    longest and 20 decks, 15 KB), so pretty-printed JSON fits too."""
     max_header_bytes: int = DEFAULT_MAX_HEADER_BYTES
     host: str = "127.0.0.1"
     port: int = 8000
@@ -116,6 +141,23 @@ class Settings:
     """Seconds `rummy serve` lets in-flight requests run after SIGTERM."""
     stream_heartbeat_ms: int = 15_000
     stream_poll_ms: int = 500
+    max_streams: int = 1000
+    redis_url: str | None = None
+    """Where rate limits are counted, shared by every replica; None: in each process."""
+    create_rate: str | None = "30/minute"
+    """Games one client address may create (`limits` notation); None: no limit."""
+    join_rate: str | None = "60/minute"
+    """Seats one client address may join; None: no limit."""
+    action_rate: str | None = "20/second;600/minute"
+    """Action requests one player token may make; None: no limit."""
+    decks_cap: int = 20
+    max_turns_cap: int = 1000
+    recycles_cap: int = 100
+    events_page: int = MAX_EVENTS_PAGE
+    """Events in a page of `listEvents` when the caller gives no `limit`."""
+    keepalive_timeout: int = 5
+    header_timeout: float = 10.0
+    body_timeout: float = 10.0
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -178,6 +220,26 @@ class Settings:
             stream_poll_ms=_int(
                 env, "RUMMY_STREAM_POLL_MS", defaults.stream_poll_ms, low=10, high=60_000
             ),
+            max_streams=_int(env, "RUMMY_MAX_STREAMS", defaults.max_streams, low=0),
+            redis_url=_redis_url(env),
+            create_rate=_rate(env, "RUMMY_CREATE_RATE", defaults.create_rate),
+            join_rate=_rate(env, "RUMMY_JOIN_RATE", defaults.join_rate),
+            action_rate=_rate(env, "RUMMY_ACTION_RATE", defaults.action_rate),
+            decks_cap=_int(env, "RUMMY_DECKS_CAP", defaults.decks_cap, low=1, high=MAX_DECKS),
+            max_turns_cap=_int(
+                env, "RUMMY_MAX_TURNS_CAP", defaults.max_turns_cap, low=1, high=MAX_TURNS
+            ),
+            recycles_cap=_int(
+                env, "RUMMY_RECYCLES_CAP", defaults.recycles_cap, low=0, high=MAX_RECYCLES
+            ),
+            events_page=_int(
+                env, "RUMMY_EVENTS_PAGE", defaults.events_page, low=1, high=MAX_EVENTS_PAGE
+            ),
+            keepalive_timeout=_int(
+                env, "RUMMY_KEEPALIVE_TIMEOUT", defaults.keepalive_timeout, low=1, high=3600
+            ),
+            header_timeout=_seconds(env, "RUMMY_HEADER_TIMEOUT", defaults.header_timeout),
+            body_timeout=_seconds(env, "RUMMY_BODY_TIMEOUT", defaults.body_timeout),
         )
         settings._check_store()
         return settings
@@ -263,6 +325,53 @@ def _int(
         allowed = f"at least {low}" if high is None else f"from {low} to {high}"
         raise SettingsError(f"{name} must be {allowed}, not {value}.")
     return value
+
+
+def _seconds(env: Mapping[str, str], name: str, default: float) -> float:
+    raw = env.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    try:
+        value = float(raw.strip())
+    except ValueError:
+        raise SettingsError(f"{name} must be a number of seconds, not {raw!r}.") from None
+    if not 0.1 <= value <= 3600:
+        raise SettingsError(f"{name} must be from 0.1 to 3600 seconds, not {raw.strip()}.")
+    return value
+
+
+def _rate(env: Mapping[str, str], name: str, default: str | None) -> str | None:
+    """A rate limit in the `limits` package's notation (`30/minute`, `20/second;600/minute`),
+    or None for `off`."""
+    raw = env.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    value = raw.strip()
+    if value.lower() == OFF:
+        return None
+    try:
+        items = limits.parse_many(value)
+    except ValueError:
+        items = []
+    if not items or any(item.amount < 1 for item in items):
+        raise SettingsError(
+            f"{name} must be a rate such as 30/minute or 20/second;600/minute "
+            f"(or {OFF}), not {raw!r}."
+        )
+    return value
+
+
+def _redis_url(env: Mapping[str, str]) -> str | None:
+    raw = env.get("RUMMY_REDIS_URL", "").strip()
+    if not raw:
+        return None
+    parts = urlsplit(raw)
+    if parts.scheme not in ("redis", "rediss", "unix") or not (parts.hostname or parts.path):
+        raise SettingsError(
+            "RUMMY_REDIS_URL must be a Redis URL such as redis://127.0.0.1:6379/0 "
+            "(rediss:// for TLS), not the value given."
+        )
+    return raw
 
 
 _E = TypeVar("_E", bound=StrEnum)

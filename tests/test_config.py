@@ -56,6 +56,18 @@ def test_every_variable_is_read(tmp_path: Path) -> None:
         "RUMMY_PORT": "8080",
         "RUMMY_WORKERS": "3",
         "RUMMY_SHUTDOWN_TIMEOUT": "5",
+        "RUMMY_MAX_STREAMS": "50",
+        "RUMMY_REDIS_URL": "redis://cache.internal:6379/2",
+        "RUMMY_CREATE_RATE": "5/minute",
+        "RUMMY_JOIN_RATE": "10 per 2 minutes",
+        "RUMMY_ACTION_RATE": "OFF",
+        "RUMMY_DECKS_CAP": "3",
+        "RUMMY_MAX_TURNS_CAP": "800",
+        "RUMMY_RECYCLES_CAP": "0",
+        "RUMMY_EVENTS_PAGE": "200",
+        "RUMMY_KEEPALIVE_TIMEOUT": "30",
+        "RUMMY_HEADER_TIMEOUT": "2.5",
+        "RUMMY_BODY_TIMEOUT": "20",
     }
     settings = Settings.from_env(env)
     assert settings == Settings(
@@ -81,6 +93,18 @@ def test_every_variable_is_read(tmp_path: Path) -> None:
         port=8080,
         workers=3,
         shutdown_timeout=5,
+        max_streams=50,
+        redis_url="redis://cache.internal:6379/2",
+        create_rate="5/minute",
+        join_rate="10 per 2 minutes",
+        action_rate=None,
+        decks_cap=3,
+        max_turns_cap=800,
+        recycles_cap=0,
+        events_page=200,
+        keepalive_timeout=30,
+        header_timeout=2.5,
+        body_timeout=20.0,
     )
     store_env = settings.event_store_env()
     assert store_env["PERSISTENCE_MODULE"] == "eventsourcing.postgres"
@@ -139,6 +163,16 @@ def test_no_schema_leaves_the_library_default() -> None:
         ({"RUMMY_CORS_ORIGINS": "ftp://play.example.com"}, ["RUMMY_CORS_ORIGINS"]),
         ({"RUMMY_CORS_ORIGINS": "https://a.example, *"}, ["RUMMY_CORS_ORIGINS", "alone"]),
         ({"RUMMY_CORS_ORIGINS": "https://a.example:99999"}, ["RUMMY_CORS_ORIGINS", "port"]),
+        ({"RUMMY_CREATE_RATE": "30"}, ["RUMMY_CREATE_RATE", "30/minute"]),
+        ({"RUMMY_JOIN_RATE": "5/fortnight"}, ["RUMMY_JOIN_RATE"]),
+        ({"RUMMY_ACTION_RATE": "0/second"}, ["RUMMY_ACTION_RATE"]),
+        ({"RUMMY_REDIS_URL": "http://cache:6379"}, ["RUMMY_REDIS_URL", "redis://"]),
+        ({"RUMMY_DECKS_CAP": "1001"}, ["RUMMY_DECKS_CAP", "from 1 to 1000"]),
+        ({"RUMMY_MAX_TURNS_CAP": "0"}, ["RUMMY_MAX_TURNS_CAP"]),
+        ({"RUMMY_EVENTS_PAGE": "5000"}, ["RUMMY_EVENTS_PAGE", "from 1 to 1000"]),
+        ({"RUMMY_HEADER_TIMEOUT": "soon"}, ["RUMMY_HEADER_TIMEOUT", "seconds"]),
+        ({"RUMMY_BODY_TIMEOUT": "0"}, ["RUMMY_BODY_TIMEOUT", "0.1"]),
+        ({"RUMMY_KEEPALIVE_TIMEOUT": "0"}, ["RUMMY_KEEPALIVE_TIMEOUT"]),
     ],
 )
 def test_a_bad_setting_is_refused_by_name(env: dict[str, str], names: list[str]) -> None:
@@ -325,3 +359,9 @@ def test_serve_stops_when_the_sqlite_file_cannot_be_opened(
     assert main(["serve"]) == 1
     error = capsys.readouterr().err
     assert error.startswith("rummy: cannot open the event store (SQLite file")
+
+
+def test_a_bad_redis_url_is_refused_without_repeating_its_password() -> None:
+    with pytest.raises(SettingsError, match="RUMMY_REDIS_URL") as refused:
+        Settings.from_env({"RUMMY_REDIS_URL": "http://rummy:hunter2@cache:6379"})
+    assert "hunter2" not in str(refused.value)

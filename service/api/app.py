@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from litestar import Litestar, Request
+from litestar.datastructures import State
 from litestar.di import Provide
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.spec import Components, SecurityScheme, Server
@@ -12,6 +13,7 @@ from litestar.plugins.problem_details import ProblemDetailsPlugin
 
 from service.api.audit import AuditController
 from service.api.bodies import strict_body
+from service.api.caps import Caps
 from service.api.errors import problem_details_config
 from service.api.feed import FeedController
 from service.api.games import GamesController, Services
@@ -24,6 +26,8 @@ from service.api.openapi import finish_openapi
 from service.api.ops import cors_config, logging_config
 from service.api.queries import strict_query
 from service.api.stream import EventHub, StreamController, StreamSettings, end_streams_on_signals
+from service.api.throttle import Throttle
+from service.api.timeouts import BodyDeadline
 from service.config import Settings, Store
 from service.game.application import RummyApplication
 from service.store import open_games
@@ -45,6 +49,7 @@ def create_app(
     services = Services(
         games=games,
         admin_token=settings.admin_token,
+        caps=Caps.from_settings(settings),
         inline=settings.store is not Store.POSTGRES,
         metrics_token=settings.metrics_token,
     )
@@ -55,6 +60,7 @@ def create_app(
         StreamSettings(
             heartbeat_seconds=settings.stream_heartbeat_ms / 1000,
             poll_seconds=settings.stream_poll_ms / 1000,
+            max_streams=settings.max_streams,
         ),
     )
     app = Litestar(
@@ -72,6 +78,7 @@ def create_app(
             "metrics": Provide(lambda: metrics, sync_to_thread=False),
         },
         before_request=check_request,
+        state=State({"throttle": Throttle(settings)}),
         on_startup=[lambda: end_streams_on_signals(hub)],
         on_shutdown=[hub.close, flush_logs],
         plugins=[ProblemDetailsPlugin(problem_details_config())],
@@ -81,8 +88,10 @@ def create_app(
         logging_config=json_logging(logging_config(settings)),
     )
     # Outermost, so that every request is counted and logged, unrouted ones too.
-    app.asgi_handler = RequestLog(RequestMetrics(app.asgi_handler, metrics))
-    finish_openapi(app)
+    app.asgi_handler = RequestLog(
+        RequestMetrics(BodyDeadline(app.asgi_handler, settings.body_timeout), metrics)
+    )
+    finish_openapi(app, services.caps)
     return app
 
 
@@ -90,6 +99,8 @@ async def check_request(request: Request[Any, Any, Any]) -> None:
     """Before every handler (one hook: a layer's own would replace the app's)."""
     refuse_repeated_headers(request)
     strict_query(request)
+    # Before the body is read: a refused request costs a count, not a parse.
+    await request.app.state.throttle.check(request)
     await strict_body(request)
 
 

@@ -22,10 +22,14 @@ _MEANING: dict[int, str] = {
     "`game_over`, `game_not_started`, `game_full`, `write_conflict`); a `client_seed` that "
     "decks given at creation would leave unused (`client_seed_not_used`).",
     412: "`If-Match` named an older version (`version_conflict`).",
+    413: "The body is larger than this service takes (`body_too_large`).",
     422: "A malformed body or parameter (`invalid_body`, `invalid_request`, `unknown_card`, "
     "`invalid_rules`, `invalid_deck`, `invalid_seating`, `idempotency_key_reused`, "
-    "`invalid_if_match`).",
-    503: "The event store does not answer (`not_ready`).",
+    "`invalid_if_match`, `too_many_decks`).",
+    429: "Too many requests from this address or token (`rate_limited`): wait the "
+    "`Retry-After` seconds.",
+    503: "The event store does not answer (`not_ready`), or this server has as many live "
+    "streams open as it keeps (`too_many_streams`, with `Retry-After`).",
 }
 
 

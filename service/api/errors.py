@@ -21,6 +21,9 @@ The one place errors become HTTP:
     AuthError (here)
     ├── Unauthorized           401  unauthorized
     └── Forbidden              403  forbidden
+    LimitExceeded (here)       429  rate_limited (with Retry-After)
+                               503  too_many_streams (with Retry-After)
+                               408  body_timeout (and the connection is closed)
     HTTPException (litestar)        invalid_body (422) for a malformed body or
                                     parameter, unknown_card when it is a card
                                     code; not_found, method_not_allowed, …
@@ -88,6 +91,18 @@ class Forbidden(AuthError):
     status = HTTPStatus.FORBIDDEN
 
 
+class LimitExceeded(Exception):
+    """A limit of this deployment (deploy/README.md): the same request may succeed
+    later, and `headers` say when (`Retry-After`) or that the connection ends."""
+
+    def __init__(self, status: int, code: str, message: str, headers: Mapping[str, str]) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+        self.headers = dict(headers)
+
+
 _SERVICE_STATUS: Mapping[type[GameServiceError], HTTPStatus] = {
     GameNotFound: HTTPStatus.NOT_FOUND,
     VersionNotFound: HTTPStatus.NOT_FOUND,
@@ -138,6 +153,12 @@ def _from_auth(error: AuthError) -> ProblemDetailsException:
     converted = problem(error.status, error.code, error.message)
     if error.status == HTTPStatus.UNAUTHORIZED:
         converted.headers = {"WWW-Authenticate": 'Bearer realm="rummy"'}
+    return converted
+
+
+def _from_limit(error: LimitExceeded) -> ProblemDetailsException:
+    converted = problem(error.status, error.code, error.message)
+    converted.headers = error.headers
     return converted
 
 
@@ -193,6 +214,7 @@ def problem_details_config() -> ProblemDetailsConfig:
         RummyError: _from_rummy,
         GameServiceError: _from_service,
         AuthError: _from_auth,
+        LimitExceeded: _from_limit,
         HTTPException: _from_http,
         Exception: _from_unexpected,
     }

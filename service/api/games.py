@@ -18,6 +18,7 @@ from litestar.openapi.spec import Example
 from litestar.params import FromPath, HeaderParameter, JSONBody, QueryParameter
 
 from service.api.auth import require_admin_or_nobody, require_player, viewer_for
+from service.api.caps import Caps
 from service.api.docs import problems
 from service.api.errors import problem
 from service.api.schemas import (
@@ -33,6 +34,7 @@ from service.api.schemas import (
     MeldAction,
     SeatToken,
 )
+from service.config import MAX_EVENTS_PAGE
 from service.domain import actions as domain
 from service.domain.cards import Card
 from service.domain.errors import InvalidSeating
@@ -47,30 +49,49 @@ T = TypeVar("T")
 
 @dataclass(frozen=True, slots=True)
 class Services:
-    """What the handlers need: the application, the admin token (None: admin off) and
-    the metrics token."""
+    """What the handlers need: the application, the admin token (None: admin off),
+    this deployment's caps and the metrics token."""
 
     games: RummyApplication
     admin_token: str | None
+    caps: Caps
     inline: bool = False
-    """Run store calls on the event loop. Right for the embedded stores: their
-    calls never wait on a network, and a worker thread beside the loop costs
+    """Run small store calls on the event loop. Right for the embedded stores:
+    their calls never wait on a network, and a worker thread beside the loop costs
     more in contention for the interpreter lock than it could overlap."""
     metrics_token: str | None = None
     """None: `/metrics` is public."""
 
-    async def run(self, work: Callable[[], T]) -> T:
-        """Do blocking store work: inline, or in a worker thread (PostgreSQL)."""
-        if self.inline:
+    async def run(self, work: Callable[[], T], *, heavy: bool = False) -> T:
+        """Do blocking store work: inline, or in a worker thread (PostgreSQL, and any
+        `heavy` work, whose cost grows with the game: on the loop it would stall every
+        other request, `/health` too)."""
+        if self.inline and not heavy:
             return work()
         return await anyio.to_thread.run_sync(work)
+
+    def rebuilds(self, game_id: UUID) -> bool:
+        """Whether reading `game_id` means rebuilding it from the store (heavy)."""
+        return self.games.cached_version(game_id) is None
+
+    def reads_many(self, game_id: UUID, after: int, limit: int) -> bool:
+        """Whether a page of events is heavy: more than `INLINE_EVENTS`, or unknown."""
+        version = self.games.cached_version(game_id)
+        return version is None or min(limit, version - after) > INLINE_EVENTS
+
+
+INLINE_EVENTS = 100
+"""The most events a page may hold and still be read on the event loop (about 2 ms)."""
 
 
 class EventsPage(msgspec.Struct, kw_only=True):
     game_id: str
     version: int
-    """The game's version now; the last event may be older if the caller filtered."""
+    """The game's version now; the last event may be older when the page is full."""
     events: list[EventView]
+    more: bool
+    """Whether the game has events after this page's last: ask again with `after` its
+    version (a page holds `limit` events, or the service's page size without one)."""
 
 
 ETAG = ResponseHeader(
@@ -111,7 +132,7 @@ class GamesController(Controller):
         operation_id="createGame",
         summary="Create a game",
         status_code=201,
-        responses=problems(401, 403, 409, 422),
+        responses=problems(401, 403, 409, 413, 422, 429),
         response_headers=[ETAG],
         description=(
             "Anyone may create a game, without a token. Its deals come from a seed the "
@@ -121,6 +142,7 @@ class GamesController(Controller):
             "A `client_seed` with `decks` is refused (409 `client_seed_not_used`): the decks "
             "would deal as given. Any token but the admin's is refused (401)."
         ),
+        throttle="create",
         request_body_examples=[
             Example(
                 summary="Two named players, classic rules",
@@ -153,7 +175,10 @@ class GamesController(Controller):
                 for player in named
             ]
             wanted.extend([None] * (seats - len(named)))
-            rules = RuleSet.from_dict(data.rules.given() if data.rules is not None else {})
+            services.caps.check_decks(len(data.decks or []))
+            given = data.rules.given() if data.rules is not None else {}
+            services.caps.check_rules(given)
+            rules = RuleSet.from_dict(given)
             decks = [[Card.parse(code) for code in deck] for deck in data.decks or []]
             created = services.games.create_game(
                 NewGame(
@@ -184,8 +209,9 @@ class GamesController(Controller):
         operation_id="joinGame",
         summary="Join an open seat",
         status_code=201,
-        responses=problems(404, 409, 422),
+        responses=problems(404, 409, 413, 422, 429),
         response_headers=[ETAG],
+        throttle="join",
         description=(
             "Take the first open seat. A `client_seed` is mixed into every deal from the "
             "first on; a game dealt from decks chosen at creation (its view says `deal: "
@@ -215,7 +241,7 @@ class GamesController(Controller):
             )
             return Response(body, headers=_etag(joined.version))
 
-        return await services.run(work)
+        return await services.run(work, heavy=services.rebuilds(game_id))
 
     @get(
         "/{game_id:uuid}",
@@ -235,15 +261,16 @@ class GamesController(Controller):
             viewer = viewer_for(state, authorization, services.admin_token)
             return Response(game_view(state, viewer), headers=_etag(state.version))
 
-        return await services.run(work)
+        return await services.run(work, heavy=services.rebuilds(game_id))
 
     @post(
         "/{game_id:uuid}/actions",
         operation_id="playActions",
         summary="Play one action, or a list applied all or nothing",
         status_code=200,
-        responses=problems(401, 403, 404, 409, 412, 422),
+        responses=problems(401, 403, 404, 409, 412, 413, 422, 429),
         response_headers=[ETAG],
+        throttle="action",
         request_body_examples=[
             Example(summary="Draw from the stock", value={"type": "draw", "source": "stock"}),
             Example(summary="Lay a meld", value={"type": "meld", "cards": ["7H", "8H", "9H"]}),
@@ -295,7 +322,7 @@ class GamesController(Controller):
             )
             return Response(game_view(after, Viewer(seat=seat)), headers=_etag(after.version))
 
-        return await services.run(work)
+        return await services.run(work, heavy=services.rebuilds(game_id))
 
     @get(
         "/{game_id:uuid}/events",
@@ -313,26 +340,33 @@ class GamesController(Controller):
             int | None,
             QueryParameter(
                 ge=1,
-                le=1000,
-                description="At most this many (the first after `after`); without it, all.",
+                le=MAX_EVENTS_PAGE,
+                description=(
+                    "At most this many (the first after `after`); without it, the "
+                    "service's page size (1000 unless its operator set another). "
+                    "`more` tells whether there are events after the page."
+                ),
             ),
         ] = None,
         authorization: Authorization = None,
     ) -> Response[EventsPage]:
+        size = services.caps.events_page if limit is None else limit
+
         def work() -> Response[EventsPage]:
             # Events first: the state read after them is at least as new, so the
             # page's version is never older than an event on it.
-            events = services.games.events_after(game_id, after, limit)
+            events = services.games.events_after(game_id, after, size)
             state = services.games.state(game_id)
             viewer = viewer_for(state, authorization, services.admin_token)
             page = EventsPage(
                 game_id=str(game_id),
                 version=state.version,
                 events=[_event(event, viewer, state) for event in events],
+                more=bool(events) and events[-1].originator_version < state.version,
             )
             return Response(page, headers=_etag(state.version))
 
-        return await services.run(work)
+        return await services.run(work, heavy=services.reads_many(game_id, after, size))
 
     @get(
         "/{game_id:uuid}/replay",
@@ -354,7 +388,8 @@ class GamesController(Controller):
             then = services.games.state(game_id, version=version)
             return Response(game_view(then, viewer), headers=_etag(then.version))
 
-        return await services.run(work)
+        # A past version is rebuilt from the store, event by event.
+        return await services.run(work, heavy=True)
 
 
 def _event(event: object, viewer: Viewer, state: GameState) -> EventView:

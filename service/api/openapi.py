@@ -14,6 +14,9 @@ is built, so `/schema/openapi.json` and `rummy openapi` (which reads
   the dealer among them, a hand size that leaves a stock for that many
   players, a target or a number of deals but not both, no rules under which
   the game could never end, and a deck of 52 distinct cards;
+- states this deployment's caps (`Caps`: deck orders, `max_turns`, `recycles`)
+  as the bounds of a new game, so a body valid against the document served is
+  never refused for them;
 - adds the request body examples each handler names (`request_body_examples=`);
 - states the exact `If-Match` syntax, drops the null litestar allows in optional
   header and query parameters, and gives the `ETag` header a schema;
@@ -47,6 +50,7 @@ from litestar.openapi.spec import (
 )
 from litestar.routes import HTTPRoute
 
+from service.api.caps import Caps
 from service.api.docs import problem_response
 from service.api.games import IF_MATCH_PATTERN
 from service.api.printable import json_schema_pattern
@@ -72,12 +76,12 @@ class _Verbatim(Schema):
         return self.verbatim
 
 
-def finish_openapi(app: Litestar) -> OpenAPI:
+def finish_openapi(app: Litestar, caps: Caps) -> OpenAPI:
     """Complete `app`'s OpenAPI document in place and return it."""
     document = app.openapi_schema
     operations = dict(_operations(document))
     handlers = dict(_handlers(app))
-    _request_bodies(document, operations, handlers)
+    _request_bodies(document, operations, handlers, caps)
     _body_problems(operations)
     _headers(operations)
     _links(operations)
@@ -101,7 +105,10 @@ def _handlers(app: Litestar) -> Iterator[tuple[str, HTTPRouteHandler]]:
 
 
 def _request_bodies(
-    document: OpenAPI, operations: dict[str, Operation], handlers: dict[str, HTTPRouteHandler]
+    document: OpenAPI,
+    operations: dict[str, Operation],
+    handlers: dict[str, HTTPRouteHandler],
+    caps: Caps,
 ) -> None:
     bodies: dict[str, tuple[RequestBody, HTTPRouteHandler]] = {}
     for operation_id, operation in operations.items():
@@ -119,6 +126,7 @@ def _request_bodies(
     schemas, components = msgspec.json.schema_components(types, ref_template=_REF_TEMPLATE)
     _new_game_rules(components)
     _json_schema_patterns(components)
+    _caps(components, caps)
     registry = document.components.schemas
     if registry is None:
         registry = document.components.schemas = {}
@@ -176,6 +184,15 @@ def _new_game_rules(components: dict[str, Any]) -> None:
         {"not": _never_ending(smallest_hand_to_go_out(GoingOut.ANY))},
         {"not": _never_ending(smallest_hand_to_go_out(GoingOut.DISCARD), GoingOut.DISCARD)},
     ]
+
+
+def _caps(components: dict[str, Any], caps: Caps) -> None:
+    """This deployment's caps, where the request types state the most any may allow."""
+    decks = components["CreateGame"]["properties"]["decks"]["anyOf"][0]
+    decks["maxItems"] = caps.decks
+    rules = components["Rules"]["properties"]
+    rules["max_turns"]["anyOf"][0]["maximum"] = caps.max_turns
+    rules["recycles"]["anyOf"][0]["maximum"] = caps.recycles
 
 
 def _never_ending(smallest: int, going_out: GoingOut | None = None) -> dict[str, Any]:

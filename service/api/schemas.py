@@ -13,6 +13,7 @@ import msgspec
 from msgspec import Meta
 
 from service.api import printable
+from service.config import MAX_DECKS, MAX_RECYCLES, MAX_TURNS
 from service.domain.cards import FULL_DECK
 from service.domain.fairness import DealMode
 from service.domain.rules import (
@@ -78,10 +79,10 @@ class Rules(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     lay_off: LayOff | None = None
     going_out: GoingOut | None = None
     rummy_bonus: RummyBonus | None = None
-    recycles: Annotated[int, Meta(ge=0, le=1000)] | None = None
+    recycles: Annotated[int, Meta(ge=0, le=MAX_RECYCLES)] | None = None
     recycle_shuffle: bool | None = None
     exhausted: Exhausted | None = None
-    max_turns: Annotated[int, Meta(ge=1, le=100_000)] | None = None
+    max_turns: Annotated[int, Meta(ge=1, le=MAX_TURNS)] | None = None
     scoring: Scoring | None = None
     target: Annotated[int, Meta(ge=1, le=1_000_000)] | None = None
     deals: Annotated[int, Meta(ge=1, le=1000)] | None = None
@@ -108,7 +109,7 @@ class CreateGame(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     seats: Annotated[int, Meta(ge=MIN_PLAYERS, le=MAX_PLAYERS)] | None = None
     rules: Rules | None = None
     seed: Annotated[str, Meta(min_length=1, max_length=256)] | None = None
-    decks: Annotated[list[Deck], Meta(max_length=1000)] | None = None
+    decks: Annotated[list[Deck], Meta(max_length=MAX_DECKS)] | None = None
     dealer: Annotated[int, Meta(ge=0, le=MAX_PLAYERS - 1)] | None = None
 
 

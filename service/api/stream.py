@@ -14,15 +14,23 @@ ends after `game_finished`; a reconnect after that is answered 204, which
 tells an EventSource to stop. Streams end cleanly when the client goes, and
 when the server shuts down (on SIGTERM or SIGINT as soon as the signal
 arrives, so the server's graceful shutdown does not wait on them).
+
+A process keeps at most `max_streams` streams open (`RUMMY_MAX_STREAMS`): each
+holds a connection, buffers and a task, so past it a stream is refused (503
+`too_many_streams`, with `Retry-After`) rather than the process outgrowing its
+memory. A stream's place is given back when it ends, or when its response
+never started (then nothing but the collector sees the stream go).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import signal
 import threading
+import weakref
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from functools import partial
@@ -42,7 +50,7 @@ from litestar.response import ServerSentEvent, ServerSentEventMessage
 
 from service.api.auth import viewer_for
 from service.api.docs import problems
-from service.api.errors import problem
+from service.api.errors import LimitExceeded, problem
 from service.api.games import Authorization, Services
 from service.api.metrics import Metrics
 from service.domain.rules import RuleSet
@@ -57,12 +65,23 @@ BATCH = 500
 RETRY_MS = 2000
 """How long an EventSource waits before reconnecting after a dropped stream."""
 _POLL_BATCH = 500
+STREAMS_RETRY_AFTER = 10
+"""Seconds a client refused a stream (all places taken) is asked to wait."""
+COLLECT_AFTER = 100
+"""Closed streams after which their memory is collected, `COLLECT_DELAY` s later (so
+streams closing together are collected together).
+A stream ends in cancellations (litestar, anyio) whose tracebacks hold its frames,
+transport and buffers in reference cycles: only the cycle collector frees them, and
+left to itself it may not run for a long time. Measured (`bench/abuse.py streams`):
+6,000 closed streams kept 220 MB until a collection, which freed half of it."""
+COLLECT_DELAY = 2.0
 
 
 @dataclass(frozen=True, slots=True)
 class StreamSettings:
     heartbeat_seconds: float = 15.0
     poll_seconds: float = 0.5
+    max_streams: int = 1000
 
 
 class _Waiter:
@@ -92,12 +111,17 @@ class EventHub:
         self.games = games
         self.settings = settings
         self.closed = False
-        self._lock = threading.Lock()
+        # Re-entrant: a stream's place may be given back by the collector, which can
+        # run in this thread while it holds the lock.
+        self._lock = threading.RLock()
         self._waiters: dict[UUID, set[_Waiter]] = {}
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
         self._subscription: Subscription[ApplicationRecorder] | None = None
         self._position = 0
+        self._streams = 0
+        self._closed = 0
+        self._collecting = False
         games.observers = (*games.observers, self)
 
     @property
@@ -121,6 +145,39 @@ class EventHub:
                 waiters.discard(waiter)
                 if not waiters:
                     self._waiters.pop(game_id, None)
+
+    def take_place(self) -> _Place:
+        """A place for one more stream; `LimitExceeded` (503) when all are taken."""
+        with self._lock:
+            if self._streams >= self.settings.max_streams:
+                raise LimitExceeded(
+                    503,
+                    "too_many_streams",
+                    f"This server has {self.settings.max_streams} live streams open, as many "
+                    f"as it keeps: try again in {STREAMS_RETRY_AFTER} s, or read "
+                    "`/games/{game_id}/events?after=N` meanwhile.",
+                    {"Retry-After": str(STREAMS_RETRY_AFTER)},
+                )
+            self._streams += 1
+        return _Place(self)
+
+    def _give_back(self) -> None:
+        with self._lock:
+            self._streams -= 1
+            self._closed += 1
+
+    def collect_closed(self) -> None:
+        """Free the memory of closed streams soon, once enough have closed (on the loop)."""
+        with self._lock:
+            if self._closed < COLLECT_AFTER or self._collecting:
+                return
+            self._collecting = True
+        asyncio.get_running_loop().call_later(COLLECT_DELAY, self._collect)
+
+    def _collect(self) -> None:
+        with self._lock:
+            self._closed, self._collecting = 0, False
+        gc.collect()
 
     def end_streams(self) -> None:
         """Let every stream finish now (the server is going down); safe from any thread."""
@@ -212,6 +269,19 @@ class EventHub:
             waiter.wake()
 
 
+class _Place:
+    """One stream's place among the `max_streams`: given back once, by whoever is first
+    (the stream's end, or the collector when the response never started)."""
+
+    def __init__(self, hub: EventHub) -> None:
+        self._hub: EventHub | None = hub
+
+    def give_back(self) -> None:
+        hub, self._hub = self._hub, None
+        if hub is not None:
+            hub._give_back()
+
+
 def end_streams_on_signals(hub: EventHub) -> None:
     """Chain SIGTERM and SIGINT to end the streams first, so a server's graceful
     shutdown (which waits for open responses) does not wait on them. Only where a
@@ -239,6 +309,7 @@ class _Stream:
     rules: RuleSet
     players: int
     after: int
+    place: _Place
 
     async def messages(self) -> AsyncIterator[ServerSentEventMessage]:
         self.metrics.stream_opened()
@@ -266,7 +337,9 @@ class _Stream:
                     if not await waiter.wait(self.hub.settings.heartbeat_seconds):
                         yield ServerSentEventMessage(data=None, comment="heartbeat")
         finally:
+            self.place.give_back()
             self.metrics.stream_closed()
+            self.hub.collect_closed()
 
 
 _EXAMPLE_STREAM = (
@@ -309,7 +382,7 @@ class StreamController(Controller):
                 data_container=None,
                 description="The game is finished and the caller has every event: stop.",
             ),
-            **problems(401, 403, 404, 422),
+            **problems(401, 403, 404, 422, 503),
         },
     )
     def stream_events(
@@ -350,8 +423,13 @@ class StreamController(Controller):
             rules=state.table.rules,
             players=state.table.players,
             after=start,
+            place=hub.take_place(),
         )
-        return ServerSentEvent(stream.messages())
+        messages = stream.messages()
+        # A stream that never starts never runs its `finally`: its place is given
+        # back when the collector takes it.
+        weakref.finalize(messages, stream.place.give_back)
+        return ServerSentEvent(messages)
 
 
 def _last_event_id(raw: str) -> int:

@@ -345,6 +345,12 @@ class RummyApplication(Application[UUID]):
             raise GameNotFound(f"There is no game {game_id}.")
         return found
 
+    def cached_version(self, game_id: UUID) -> int | None:
+        """The version of the game this process holds, None if it would be rebuilt from
+        the store (a cost that grows with the game). The store may be newer."""
+        cached = self._cached(game_id)
+        return None if cached is None else cached.version
+
     def seat_of(self, game_id: UUID, token: str) -> int | None:
         """The seat `token` acts for in this game, or None."""
         return self.state(game_id).seat_of(token)

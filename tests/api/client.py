@@ -21,6 +21,7 @@ from service.bots.seats import BotSeats
 from service.config import Settings, Store
 from service.game.application import RummyApplication
 from tests.domain.tables import deck_for
+from tests.rates import NO_RATE_LIMITS
 
 ADMIN_TOKEN = "admin-token-for-the-api-tests"
 ADMIN = "admin"
@@ -32,7 +33,7 @@ Json = Any
 
 
 def make_app() -> Litestar:
-    settings = Settings(store=Store.MEMORY, admin_token=ADMIN_TOKEN)
+    settings = Settings(store=Store.MEMORY, admin_token=ADMIN_TOKEN, **NO_RATE_LIMITS)
     return create_app(RummyApplication(env=settings.event_store_env(), bots=BotSeats()), settings)
 
 

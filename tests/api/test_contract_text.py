@@ -481,10 +481,11 @@ def test_a_replay_version_past_the_game_is_a_404(api: Api) -> None:
     assert game.replay(PUBLIC, 2)["version"] == 2
 
 
-def test_events_after_n_are_all_the_events_after_n_however_many(tmp_path: Path) -> None:
-    """`GET /games/{game_id}/events?after=N`: the game's events after version N, all
-    of them, not a first page a client of API.md cannot tell from the whole."""
-    settings = Settings(store=Store.MEMORY, admin_token=ADMIN_TOKEN)
+def test_events_after_n_come_in_pages_that_say_whether_more_follow() -> None:
+    """`GET /games/{game_id}/events?after=N`: the game's events after version N, a
+    page at a time (docs/api.md "Limits"): without `limit`, the service's page size;
+    `more` tells a first page from the whole, and following it yields every event."""
+    settings = Settings(store=Store.MEMORY, admin_token=ADMIN_TOKEN, events_page=25)
     games = RummyApplication(env=settings.event_store_env(), bots=BotSeats())
     with TestClient(create_app(games, settings)) as client:
         # Void hands of one turn each: a long game in few moves (all tie, so it goes on).
@@ -492,21 +493,31 @@ def test_events_after_n_are_all_the_events_after_n_however_many(tmp_path: Path) 
         created = client.post("/games", json={"players": TWO, "rules": rules}).json()
         game_id = UUID(created["game_id"])
         while (table := games.state(game_id).table).hand is not None and (
-            games.state(game_id).version < 1100
+            games.state(game_id).version < 3 * settings.events_page
         ):
             seat = table.hand.turn
             games.act(game_id, seat, [Draw(Source.STOCK)])
             drawn = games.state(game_id).table
             games.act(game_id, seat, [Discard(legal_moves(drawn, seat).discard[0])])
         version = games.state(game_id).version
-        assert version > 1000
-        for after in (0, 50):
-            page = client.get(f"/games/{game_id}/events", params={"after": after}).json()
-            assert [event["version"] for event in page["events"]] == list(
+        assert version > 2 * settings.events_page
+        for after in (0, 5):
+            pages: list[Any] = []
+            while not pages or pages[-1]["more"]:
+                last = pages[-1]["events"][-1]["version"] if pages else after
+                pages.append(client.get(f"/games/{game_id}/events", params={"after": last}).json())
+            assert [len(page["events"]) for page in pages[:-1]] == [settings.events_page] * (
+                len(pages) - 1
+            )
+            assert [event["version"] for page in pages for event in page["events"]] == list(
                 range(after + 1, version + 1)
             )
         paged = client.get(f"/games/{game_id}/events", params={"after": 0, "limit": 10})
         assert [event["version"] for event in paged.json()["events"]] == list(range(1, 11))
+        assert paged.json()["more"] is True
+        past_the_end = client.get(f"/games/{game_id}/events", params={"after": version})
+        assert past_the_end.json()["events"] == []
+        assert past_the_end.json()["more"] is False
 
 
 def test_an_events_page_is_never_older_than_its_events(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -15,6 +15,7 @@ import pytest
 from service.config import Settings, Store
 from tests.audit_stream.servers import ADMIN_TOKEN
 from tests.game.stores import StoreUnderTest, open_store
+from tests.rates import NO_RATE_LIMITS
 
 SHARED_STORES = [
     pytest.param(Store.SQLITE, id="sqlite"),
@@ -46,5 +47,6 @@ def live_settings(settings: Settings, **changes: object) -> Settings:
         "admin_token": ADMIN_TOKEN,
         "stream_heartbeat_ms": 200,
         "stream_poll_ms": 50,
+        **NO_RATE_LIMITS,
     }
     return replace(settings, **{**quick, **changes})  # type: ignore[arg-type]

@@ -24,20 +24,24 @@ ADMIN_TOKEN = "admin-token-for-the-tests-0123456789"
 
 
 @contextlib.contextmanager
-def serve(app: Litestar) -> Iterator[str]:
-    """The base URL of `app` served by uvicorn in a thread, until the block ends."""
+def serve(app: Litestar, **options: Any) -> Iterator[str]:
+    """The base URL of `app` served by uvicorn in a thread, until the block ends;
+    `options` are uvicorn's (`service.api.timeouts.server_options`)."""
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
     config = uvicorn.Config(
         app,
-        log_config=None,
-        lifespan="on",
-        timeout_graceful_shutdown=3,
-        loop="uvloop",
-        http="httptools",
-        ws="none",
+        **{
+            "log_config": None,
+            "lifespan": "on",
+            "timeout_graceful_shutdown": 3,
+            "loop": "uvloop",
+            "http": "httptools",
+            "ws": "none",
+            **options,
+        },
     )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)

@@ -29,6 +29,7 @@ from service.projections.audit import audit_export
 from tests.audit_stream.games import LONG_HAND_RULES, SHORT_RULES, new_game, play
 from tests.audit_stream.servers import ADMIN_TOKEN, bearer
 from tests.game.stored_events import V1, load, read
+from tests.rates import NO_RATE_LIMITS
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -40,7 +41,7 @@ def games() -> RummyApplication:
 
 @pytest.fixture(scope="module")
 def client(games: RummyApplication) -> Iterator[TestClient[Litestar]]:
-    settings = Settings(store=Store.MEMORY, admin_token=ADMIN_TOKEN)
+    settings = Settings(store=Store.MEMORY, admin_token=ADMIN_TOKEN, **NO_RATE_LIMITS)
     with TestClient(create_app(games, settings)) as test_client:
         yield test_client
 

@@ -23,6 +23,7 @@ from service.game.application import RummyApplication
 from tests.audit_stream.games import new_game, next_move, play
 from tests.audit_stream.servers import ADMIN_TOKEN, bearer
 from tests.audit_stream.test_stream import _action_body
+from tests.rates import NO_RATE_LIMITS
 
 
 @pytest.fixture
@@ -32,7 +33,7 @@ def games() -> RummyApplication:
 
 @pytest.fixture
 def client(games: RummyApplication) -> Iterator[TestClient[Litestar]]:
-    settings = Settings(store=Store.MEMORY, admin_token=ADMIN_TOKEN)
+    settings = Settings(store=Store.MEMORY, admin_token=ADMIN_TOKEN, **NO_RATE_LIMITS)
     with TestClient(create_app(games, settings)) as test_client:
         yield test_client
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from collections.abc import Callable
@@ -299,3 +300,23 @@ def test_a_stream_refuses_bad_requests_as_problems(
         assert response.json()["code"] == code
         missing = client.get("/games/00000000-0000-4000-8000-000000000000/stream")
         assert missing.status_code == 404
+
+
+def test_streams_beyond_the_cap_are_503_until_one_closes(sqlite_store: StoreUnderTest) -> None:
+    settings = live_settings(sqlite_store.settings, max_streams=2)
+    app = create_app(sqlite_store.app(), settings)
+    with serve(app) as url, httpx.Client(base_url=url, timeout=10) as client:
+        game_id = client.post("/games", json={"seats": 2}).json()["game_id"]
+        path = f"/games/{game_id}/stream"
+        with client.stream("GET", path) as first, client.stream("GET", path) as second:
+            assert (first.status_code, second.status_code) == (200, 200)
+            with client.stream("GET", path) as refused:
+                assert refused.status_code == 503
+                assert json.loads(refused.read())["code"] == "too_many_streams"
+                assert int(refused.headers["retry-after"]) >= 1
+            with client.stream("GET", f"/games/{game_id}/stream?after=1") as third:
+                assert third.status_code == 503, "a place is taken however the stream starts"
+        # Both closed: their places are given back, and new streams open.
+        wait_for(lambda: metric(client, "rummy_stream_connections") == 0)
+        with client.stream("GET", path) as again, client.stream("GET", path) as also:
+            assert (again.status_code, also.status_code) == (200, 200)

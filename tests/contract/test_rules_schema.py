@@ -14,6 +14,7 @@ import jsonschema_rs
 import pytest
 from litestar.testing import TestClient
 
+from service.config import Settings
 from tests.api.client import make_app
 
 OPENAPI_PATH = Path(__file__).resolve().parents[2] / "openapi" / "openapi.json"
@@ -65,3 +66,18 @@ def test_both_verdicts_occur() -> None:
         for case in itertools.product(HAND_SIZES, GOING_OUT, EXHAUSTED)
     }
     assert verdicts == {True, False}
+
+
+@pytest.mark.parametrize(
+    ("rule", "cap"),
+    [("max_turns", Settings().max_turns_cap), ("recycles", Settings().recycles_cap)],
+)
+def test_the_schema_states_the_default_caps_of_rule_values(rule: str, cap: int) -> None:
+    """A deployment's caps (RUMMY_MAX_TURNS_CAP, RUMMY_RECYCLES_CAP) are bounds of the
+    document it serves; the committed one has the defaults."""
+    with TestClient(app=make_app()) as client:
+        for value in (cap, cap + 1):
+            body = {"players": [{"name": "Ann"}, {"name": "Bob"}], "rules": {rule: value}}
+            response = client.post("/games", json=body)
+            assert response.status_code in (201, 422), response.text
+            assert VALIDATOR.is_valid(body) == (response.status_code == 201), response.text

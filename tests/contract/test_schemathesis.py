@@ -41,13 +41,14 @@ from service.bots.seats import BotSeats
 from service.config import Settings, Store
 from service.game import application
 from service.game.application import RummyApplication
+from tests.rates import NO_RATE_LIMITS
 
 OPENAPI_PATH = Path(__file__).resolve().parents[2] / "openapi" / "openapi.json"
 ADMIN_TOKEN = "schemathesis-admin-token"
 
 
 def _app() -> Litestar:
-    config = Settings(store=Store.MEMORY, admin_token=ADMIN_TOKEN)
+    config = Settings(store=Store.MEMORY, admin_token=ADMIN_TOKEN, **NO_RATE_LIMITS)
     return create_app(RummyApplication(env=config.event_store_env(), bots=BotSeats()), config)
 
 

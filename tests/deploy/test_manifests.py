@@ -259,10 +259,10 @@ def test_nginx_sends_to_both_replicas_and_streams_unbuffered() -> None:
     proxy_port = COMPOSE["services"]["proxy"]["ports"][0].rsplit(":", 1)[1]
     assert f"listen {proxy_port};" in conf
     assert "proxy_buffering off;" in conf
-    limit = re.search(r"client_max_body_size (\d+)m;", conf)
+    limit = re.search(r"client_max_body_size (\d+)([km]);", conf)
     assert limit is not None
     body = int(_replicas()["rummy-1"]["environment"]["RUMMY_MAX_BODY_BYTES"])
-    assert body <= int(limit.group(1)) * 1024 * 1024
+    assert body <= int(limit.group(1)) * 1024 ** (1 if limit.group(2) == "k" else 2)
     assert "non_idempotent" not in conf, "a POST is never resent by the proxy"
     buffers = re.search(r"large_client_header_buffers (\d+) (\d+)k;", conf)
     assert buffers is not None

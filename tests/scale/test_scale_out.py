@@ -42,6 +42,7 @@ from service.domain.cards import FULL_DECK
 from service.game.events import GameEvent
 from service.store import open_games
 from tests.postgres import fresh_schema, service_environment
+from tests.rates import NO_RATE_LIMITS_ENV
 from tests.scale.replicas import Replica, clean_environment, free_port
 
 pytestmark = pytest.mark.postgres
@@ -313,6 +314,7 @@ def replicas(store: Settings, tmp_path: Path) -> Iterator[list[Replica]]:
         "RUMMY_LOG_LEVEL": "warning",
         "POSTGRES_POOL_SIZE": "4",
         "RUMMY_SHUTDOWN_TIMEOUT": "2",
+        **NO_RATE_LIMITS_ENV,
     }
     started = [
         Replica(

@@ -1,0 +1,55 @@
+"""What one request may ask of this deployment: deck orders and rule values of a
+new game, and how many events a page holds when the caller does not say.
+
+These are settings (`RUMMY_DECKS_CAP`, `RUMMY_MAX_TURNS_CAP`, `RUMMY_RECYCLES_CAP`,
+`RUMMY_EVENTS_PAGE`), not rules of the game: RULES.md bounds neither `max_turns`
+nor `recycles`, and the verifier must accept any game the rules allow. So they
+live here, and the OpenAPI document states each deployment's own (`finish_openapi`),
+so a body valid against the document served is never refused for them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from service.api.errors import problem
+from service.config import Settings
+from service.domain.errors import InvalidRules
+
+
+@dataclass(frozen=True, slots=True)
+class Caps:
+    decks: int
+    max_turns: int
+    recycles: int
+    events_page: int
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> Caps:
+        return cls(
+            decks=settings.decks_cap,
+            max_turns=settings.max_turns_cap,
+            recycles=settings.recycles_cap,
+            events_page=settings.events_page,
+        )
+
+    def check_decks(self, decks: int) -> None:
+        """Refuse more deck orders than this service keeps for a game (422)."""
+        if decks > self.decks:
+            raise problem(
+                422,
+                "too_many_decks",
+                f"A game here may be given at most {self.decks} deck orders, not {decks}: "
+                "the hands after them are dealt from the seed.",
+            )
+
+    def check_rules(self, given: Mapping[str, Any]) -> None:
+        """Refuse rule values given beyond this service's caps (422 `invalid_rules`).
+        Only what the caller gave: a rule left out takes the rules' own default, and
+        the document's bound is on the value sent."""
+        for name, cap in (("max_turns", self.max_turns), ("recycles", self.recycles)):
+            value = given.get(name)
+            if isinstance(value, int) and value > cap:
+                raise InvalidRules(f"{name} may be at most {cap} on this service, not {value}.")
