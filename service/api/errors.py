@@ -17,17 +17,24 @@ The one place errors become HTTP:
     HTTPException (litestar)        invalid_body (422) for a malformed body or
                                     parameter, unknown_card when it is a card
                                     code; not_found, method_not_allowed, …
+    STORE_FAILURES             503  store_unavailable, with Retry-After: the event
+                                    store cannot be reached, timed out, or cannot
+                                    write (the drivers' OperationalError and
+                                    InterfaceError, as the library wraps them)
     anything else              500  internal_error (logged; no detail leaks)
 """
 
 from __future__ import annotations
 
 import logging
+import sqlite3
 from collections.abc import Callable, Mapping
 from http import HTTPStatus
 from typing import Any
 
 import msgspec
+import psycopg
+from eventsourcing import persistence
 from litestar.exceptions import HTTPException, ValidationException
 from litestar.plugins.problem_details import ProblemDetailsConfig, ProblemDetailsException
 
@@ -44,6 +51,22 @@ from service.game.errors import (
 log = logging.getLogger("service.api")
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
+
+STORE_FAILURES: tuple[type[Exception], ...] = (
+    persistence.OperationalError,
+    persistence.InterfaceError,
+    # The drivers' own, where one reaches us unwrapped.
+    psycopg.OperationalError,
+    psycopg.InterfaceError,
+    sqlite3.OperationalError,
+)
+"""The event store is unreachable, too slow (a pool, connect, statement or lock
+timeout), or cannot write (a full disk, a read-only file), as opposed to a
+request it refuses: PostgreSQL's PoolTimeout, QueryCanceled, LockNotAvailable,
+DiskFull and lost connections, SQLite's "database is locked", "database or disk
+is full", "attempt to write a readonly database" are all OperationalErrors."""
+RETRY_AFTER_SECONDS = 2
+"""What a 503 tells a client to wait before it tries again."""
 
 
 class Problem(msgspec.Struct, kw_only=True):
@@ -166,6 +189,20 @@ def _is_bad_card(item: Mapping[str, Any]) -> bool:
     )
 
 
+def _from_store(error: Exception) -> ProblemDetailsException:
+    # One line, no traceback: during an outage every request says the same.
+    log.warning("event store unavailable: %s: %s", type(error).__name__, str(error).strip())
+    converted = problem(
+        HTTPStatus.SERVICE_UNAVAILABLE,
+        "store_unavailable",
+        "The game store cannot be reached or cannot write just now: try again in a few "
+        "seconds. An action may or may not have been applied: resend it with the same "
+        "Idempotency-Key, or read the game first.",
+    )
+    converted.headers = {"Retry-After": str(RETRY_AFTER_SECONDS)}
+    return converted
+
+
 def _from_unexpected(error: Exception) -> ProblemDetailsException:
     log.exception("unhandled error", exc_info=error)
     return problem(
@@ -181,6 +218,7 @@ def problem_details_config() -> ProblemDetailsConfig:
         GameServiceError: _from_service,
         AuthError: _from_auth,
         HTTPException: _from_http,
+        **dict.fromkeys(STORE_FAILURES, _from_store),
         Exception: _from_unexpected,
     }
     return ProblemDetailsConfig(exception_to_problem_detail_map=conversions)

@@ -3,8 +3,10 @@
 Each class is the persistent form of one domain event. `apply` turns it
 back into the domain event and lets the domain change the table; it only
 records, because it runs again on every replay. Every event says which
-seat caused it (`seat`, None for the system) and, when the client sent an
-idempotency key, which request it belongs to (`request`).
+seat caused it (`seat`, None for the system), when the client sent an
+idempotency key which request it belongs to (`request`), and which command
+wrote it (`command_id`, so a save whose reply was lost recognises its own
+commit: docs/storage.md).
 
 The stored topic of each class is `service.game.events:<Name>`. If a class
 ever moves, register its old topic in `service.game.topics`, or stored
@@ -13,6 +15,7 @@ games stop loading (tests/game/test_event_schema.py catches it).
 
 from __future__ import annotations
 
+from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
 from eventsourcing.domain import AggregateCreated, AggregateEvent
@@ -33,6 +36,9 @@ class GameEvent(AggregateEvent):
     seat: int | None
     request: dict[str, Any] | None
     """`{"seat", "key", "digest"}` of the idempotent request that caused it, if any."""
+    command_id: str | None = field(default=None, kw_only=True)
+    """The command that wrote it: random, one per command, never shown. None in
+    events stored before it existed (they load with the class default)."""
 
     @property
     def event_type(self) -> str:
@@ -57,7 +63,15 @@ class GameEvent(AggregateEvent):
 
 
 _ENVELOPE = frozenset(
-    {"originator_id", "originator_version", "timestamp", "originator_topic", "seat", "request"}
+    {
+        "originator_id",
+        "originator_version",
+        "timestamp",
+        "originator_topic",
+        "seat",
+        "request",
+        "command_id",
+    }
 )
 
 
