@@ -1,0 +1,77 @@
+"""`rummy serve` as a process of its own, its output kept in memory.
+
+The SQLite fault test limits the size of the files the server may write
+(`RLIMIT_FSIZE`): its output goes to a pipe, which no such limit touches,
+rather than to a log file as tests/scale/replicas.py's `Replica` writes it.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import threading
+import time
+from collections import deque
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+import httpx
+
+from tests.scale.replicas import STARTUP_SECONDS, clean_environment, free_port, rummy_command
+
+
+@dataclass
+class Served:
+    url: str
+    process: subprocess.Popen[bytes]
+    output: deque[str]
+
+    def log(self) -> str:
+        return "\n".join(self.output)
+
+
+@contextmanager
+def rummy_serve(env: Mapping[str, str]) -> Iterator[Served]:
+    """A ready `rummy serve` on 127.0.0.1 with `env`, stopped afterwards."""
+    port = free_port()
+    process = subprocess.Popen(
+        [*rummy_command(), "serve"],
+        env={**clean_environment(), **env, "RUMMY_HOST": "127.0.0.1", "RUMMY_PORT": str(port)},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    assert process.stdout is not None
+    output: deque[str] = deque(maxlen=400)
+    stdout = process.stdout
+
+    def drain() -> None:
+        for line in stdout:
+            output.append(line.decode(errors="replace").rstrip())
+
+    threading.Thread(target=drain, daemon=True).start()
+    served = Served(url=f"http://127.0.0.1:{port}", process=process, output=output)
+    try:
+        _wait_ready(served)
+        yield served
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=5)
+
+
+def _wait_ready(served: Served) -> None:
+    deadline = time.monotonic() + STARTUP_SECONDS
+    while time.monotonic() < deadline:
+        if served.process.poll() is not None:
+            raise AssertionError(f"rummy serve exited at start:\n{served.log()}")
+        try:
+            if httpx.get(f"{served.url}/ready", timeout=1.0).status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        time.sleep(0.1)
+    raise AssertionError(f"rummy serve not ready in {STARTUP_SECONDS} s:\n{served.log()}")
