@@ -113,6 +113,7 @@ class Game(Aggregate):
             seed_commitment=commitment(seed),
             decks=[card_codes(list(deck)) for deck in decks],
             dealer=dealer,
+            command_id=command_id,
         )
         game.command_id = command_id
         game._settle()

@@ -48,7 +48,7 @@ from service.game.errors import (
     VersionNotFound,
     WriteConflict,
 )
-from service.game.events import GameEvent
+from service.game.events import GameCreated, GameEvent
 from service.game.probe import probe_write
 from service.game.refusals import RefusalLog, RefusedBefore, RefusedNow
 from service.game.tokens import (
@@ -509,7 +509,7 @@ class RummyApplication(Application[UUID]):
         """Save (the library then caches `game`); False if the store holds this
         version already from another command (the copy was stale, or another
         writer got there first)."""
-        pending = cast(list[GameEvent], list(game.pending_events))
+        pending = cast(list[GameEvent | GameCreated], list(game.pending_events))
         try:
             self.save(game)
         except IntegrityError:
@@ -524,12 +524,15 @@ class RummyApplication(Application[UUID]):
             return False
         return True
 
-    def _stored_already(self, pending: Sequence[GameEvent]) -> bool:
+    def _stored_already(self, pending: Sequence[GameEvent | GameCreated]) -> bool:
         """True if the store holds the first of `pending` as this command wrote it."""
         first = pending[0]
         at = first.originator_version
         stored = self.events.get(first.originator_id, gt=at - 1, lte=at)
-        return any(cast(GameEvent, event).command_id == first.command_id for event in stored)
+        return any(
+            cast(GameEvent | GameCreated, event).command_id == first.command_id
+            for event in stored
+        )
 
     def _record(self, processing_event: ProcessingEvent[UUID]) -> list[Recording[UUID]]:
         # The library's hook that writes every save.

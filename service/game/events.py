@@ -89,6 +89,8 @@ class GameCreated(AggregateCreated):
     decks: list[list[str]]
     """Explicit deck orders for the first hands, if the creator gave them."""
     dealer: int | None
+    command_id: str | None = field(default=None, kw_only=True)
+    """As `GameEvent.command_id`: the command that created the game."""
 
     seat = None
     request = None
