@@ -20,7 +20,8 @@ The one place errors become HTTP:
     STORE_FAILURES             503  store_unavailable, with Retry-After: the event
                                     store cannot be reached, timed out, or cannot
                                     write (the drivers' OperationalError and
-                                    InterfaceError, as the library wraps them)
+                                    InterfaceError, as the library wraps them,
+                                    and PostgreSQL's read-only transaction error)
     anything else              500  internal_error (logged; no detail leaks)
 """
 
@@ -65,6 +66,9 @@ timeout), or cannot write (a full disk, a read-only file), as opposed to a
 request it refuses: PostgreSQL's PoolTimeout, QueryCanceled, LockNotAvailable,
 DiskFull and lost connections, SQLite's "database is locked", "database or disk
 is full", "attempt to write a readonly database" are all OperationalErrors."""
+READ_ONLY = psycopg.errors.ReadOnlySqlTransaction
+"""A server that only reads (a standby after a failover): an InternalError to the
+driver, wrapped as the library's InternalError, but the store cannot write."""
 RETRY_AFTER_SECONDS = 2
 """What a 503 tells a client to wait before it tries again."""
 
@@ -203,6 +207,12 @@ def _from_store(error: Exception) -> ProblemDetailsException:
     return converted
 
 
+def _from_internal(error: persistence.InternalError) -> ProblemDetailsException:
+    if isinstance(error.__cause__, READ_ONLY):
+        return _from_store(error)
+    return _from_unexpected(error)
+
+
 def _from_unexpected(error: Exception) -> ProblemDetailsException:
     log.exception("unhandled error", exc_info=error)
     return problem(
@@ -219,6 +229,7 @@ def problem_details_config() -> ProblemDetailsConfig:
         AuthError: _from_auth,
         HTTPException: _from_http,
         **dict.fromkeys(STORE_FAILURES, _from_store),
+        persistence.InternalError: _from_internal,
         Exception: _from_unexpected,
     }
     return ProblemDetailsConfig(exception_to_problem_detail_map=conversions)

@@ -530,8 +530,7 @@ class RummyApplication(Application[UUID]):
         at = first.originator_version
         stored = self.events.get(first.originator_id, gt=at - 1, lte=at)
         return any(
-            cast(GameEvent | GameCreated, event).command_id == first.command_id
-            for event in stored
+            cast(GameEvent | GameCreated, event).command_id == first.command_id for event in stored
         )
 
     def _record(self, processing_event: ProcessingEvent[UUID]) -> list[Recording[UUID]]:

@@ -187,3 +187,27 @@ def test_after_an_outage_the_service_recovers_without_a_500() -> None:
     assert set(answers) <= {200, 503}, answers
     assert answers[-1] == 200
     assert ready.status_code == 200
+
+
+def test_a_read_only_database_answers_503_and_ready_says_it_cannot_write() -> None:
+    # As after a failover to a standby: every new session of the service reads
+    # but cannot write (then the primary is back).
+    with service_with_a_game(**TIMEOUTS) as (service, _, game_id, token):
+        session = service.games.recorder.datastore.pool.kwargs  # type: ignore[attr-defined]
+        options = session.get("options", "")
+        session["options"] = f"{options} -c default_transaction_read_only=on"
+        service.proxy.cut()
+        refused = draw(service, game_id, token)
+        viewed = view_of(service, game_id, token)
+        not_ready = service.client.get("/ready")
+        session["options"] = options
+        service.proxy.cut()
+        ready = service.client.get("/ready")
+        played = draw(service, game_id, token)
+
+    assert_store_unavailable(refused)
+    assert viewed.status_code == 200
+    assert not_ready.status_code == 503
+    assert "cannot write" in not_ready.json()["detail"]
+    assert ready.status_code == 200, ready.text
+    assert played.status_code == 200, played.text
