@@ -21,12 +21,12 @@ update), as both take the same lock.
 bounded waits. The library retries every statement up to ten times, 0.2 s
 apart, on any operational error, and each try may wait its whole pool
 timeout: with the database down, one request waited 100 s and then failed.
-Here a statement is tried once more only if its connection was lost (a
-database restart leaves every pooled connection dead: the pool is checked,
-its dead connections dropped, and the statement runs on a fresh one); a
-wait that timed out is not tried again. A write tried again may meet its own
-commit, whose reply was lost: the application recognises it by its command
-id (`service.game.application`). New connections give up after the connect
+Here a statement is tried again only if its connection was lost (a database
+restart leaves every pooled connection dead: the pool is checked, its dead
+connections dropped, and the statement runs on a fresh one), at most `TRIES`
+times in all; a wait that timed out is not tried again. A write tried again
+may meet its own commit, whose reply was lost: the application recognises it
+by its command id (`service.game.application`). New connections give up after the connect
 timeout, statements after the statement timeout (lock waits included).
 """
 
@@ -55,6 +55,12 @@ FUNCTION = "rummy_insert_events_locked"
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
+TRIES = 3
+"""How often a statement is tried while its connection is lost. Each new try
+follows a failure that took no waiting (a broken connection fails at once), and
+none follows a wait that timed out, so the bound of a request stays the pool's
+wait; three ride out a connection lost again on its retry (a flaky network)."""
+
 RECONNECT_SECONDS = 5.0
 """How long the pool keeps trying to reopen one lost connection (its waits double:
 1, 2, 4 s, ...) before it gives that up and opens one afresh when a request needs
@@ -78,20 +84,21 @@ def connection_lost(error: Exception) -> bool:
 
 
 def reconnecting(method: _F) -> _F:
-    """The library's `method` without its retries, tried once more on a fresh
-    connection if its connection was lost."""
+    """The library's `method` without its retries, tried again on a fresh
+    connection (up to `TRIES` in all) while its connection is lost."""
     bare = inspect.unwrap(method)
 
     @functools.wraps(bare)
     def call(self: PostgresAggregateRecorder, *args: Any, **kwargs: Any) -> Any:
-        try:
-            return bare(self, *args, **kwargs)
-        except (InterfaceError, OperationalError) as error:
-            if not connection_lost(error):
-                raise
-        # Drop every dead connection at once (after a restart they all are),
-        # rather than meeting them one request at a time.
-        self.datastore.pool.check()
+        for _ in range(TRIES - 1):
+            try:
+                return bare(self, *args, **kwargs)
+            except (InterfaceError, OperationalError) as error:
+                if not connection_lost(error):
+                    raise
+            # Drop every dead connection at once (after a restart they all are),
+            # rather than meeting them one request at a time.
+            self.datastore.pool.check()
         return bare(self, *args, **kwargs)
 
     return cast(_F, call)
