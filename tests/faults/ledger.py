@@ -61,6 +61,8 @@ class Attempt:
     code: str | None = None
     after: int | None = None
     """The version a 200 reported."""
+    answered_at: float = 0.0
+    """`time.monotonic()` when the last answer (or failure) came."""
 
     @property
     def acknowledged(self) -> bool:
@@ -81,18 +83,13 @@ class Ledger:
     games: list[str] = field(default_factory=list)
     statuses: Counter[int | None] = field(default_factory=Counter)
     """Every answer to every request (views included); None: no answer."""
-    first_ok_after: dict[str, float] = field(default_factory=dict)
-    """`mark(name)` → seconds from the mark to the next acknowledged action."""
-    _marks: dict[str, float] = field(default_factory=dict)
 
-    def mark(self, name: str) -> None:
-        self._marks[name] = time.monotonic()
-
-    def _acknowledged(self) -> None:
-        now = time.monotonic()
-        for name, at in list(self._marks.items()):
-            self.first_ok_after[name] = now - at
-            del self._marks[name]
+    def first_acknowledged_after(self, moment: float) -> float | None:
+        """When the first action answered 200 after `moment` (monotonic) was answered."""
+        return min(
+            (a.answered_at for a in self.attempts if a.acknowledged and a.answered_at > moment),
+            default=None,
+        )
 
 
 def move_of(action: dict[str, Any]) -> Move:
@@ -199,6 +196,7 @@ class _Table:
                 "POST", f"/games/{self.game_id}/actions", json=action, headers=headers
             )
             attempt.status = None if answer is None else answer.status_code
+            attempt.answered_at = time.monotonic()
             if answer is not None and answer.status_code != 200:
                 attempt.code = answer.json().get("code")
             if not (attempt.unknown and keys):
@@ -206,7 +204,6 @@ class _Table:
             time.sleep(0.05)  # resend the same request, same key: applied at most once
         if answer is not None and attempt.acknowledged:
             attempt.after = answer.json()["version"]
-            self.ledger._acknowledged()
         return True
 
 
@@ -242,21 +239,29 @@ def play(
     return ledger
 
 
-def stored_moves(
-    app: RummyApplication, games: Iterable[str]
-) -> dict[tuple[str, int], tuple[int, Move]]:
-    """(game, version it was played at) → (seat, action) of each player action
-    stored, in every game. An action played at version N is stored at N + 1, or
-    at N + 2 after the stock it drew from was recycled first (the same command)."""
-    stored: dict[tuple[str, int], tuple[int, Move]] = {}
+Stored = tuple[int | None, Move | None]
+"""What one command of a player stored: (seat, action), or (None, None) for a draw
+that found the stock exhausted and ended the hand (no card drawn)."""
+
+
+def stored_moves(app: RummyApplication, games: Iterable[str]) -> dict[tuple[str, int], Stored]:
+    """(game, version it was played at) → what each player's command stored, in
+    every game. A command's events share its `command_id`; one played at version N
+    starts at N + 1 (a recycle may come before the draw, the end of the hand and
+    the next deal after the action)."""
+    stored: dict[tuple[str, int], Stored] = {}
     for game_id in games:
-        previous = ""
+        commands: dict[str | None, list[Any]] = {}
         for event in app.events_after(UUID(game_id)):
-            if event.event_type in PLAYER_ACTIONS:
-                assert event.seat is not None
-                played_at = event.originator_version - (2 if previous == "stock_recycled" else 1)
-                stored[(game_id, played_at)] = (event.seat, stored_move(event))
-            previous = event.event_type
+            commands.setdefault(event.command_id, []).append(event)
+        for events in commands.values():
+            if events[0].event_type in ("game_created", "player_joined"):
+                continue  # not a player's action
+            actions = [event for event in events if event.event_type in PLAYER_ACTIONS]
+            what: Stored = (None, None)
+            if actions:
+                what = (actions[0].seat, stored_move(actions[0]))
+            stored[(game_id, events[0].originator_version - 1)] = what
     return stored
 
 
@@ -271,11 +276,14 @@ class Verdict:
     unknown_stored: int
 
 
-def check(attempts: Sequence[Attempt], stored: dict[tuple[str, int], tuple[int, Move]]) -> Verdict:
+def check(attempts: Sequence[Attempt], stored: dict[tuple[str, int], Stored]) -> Verdict:
     """The ledger against the store (the module docstring says what each count means)."""
 
     def at_place(attempt: Attempt) -> bool:
-        return stored.get((attempt.game_id, attempt.before)) == (attempt.seat, attempt.move)
+        found = stored.get((attempt.game_id, attempt.before))
+        if found == (None, None):  # the stock was exhausted: only a draw ends a hand so
+            return attempt.move == ("draw", "stock")
+        return found == (attempt.seat, attempt.move)
 
     placed = [attempt for attempt in attempts if at_place(attempt)]
     accounted = {(attempt.game_id, attempt.before) for attempt in placed}

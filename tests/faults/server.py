@@ -8,12 +8,14 @@ rather than to a log file as tests/scale/replicas.py's `Replica` writes it.
 from __future__ import annotations
 
 import subprocess
+import sys
 import threading
 import time
 from collections import deque
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 
 import httpx
 
@@ -31,12 +33,25 @@ class Served:
 
 
 @contextmanager
-def rummy_serve(env: Mapping[str, str]) -> Iterator[Served]:
-    """A ready `rummy serve` on 127.0.0.1 with `env`, stopped afterwards."""
+def rummy_serve(env: Mapping[str, str], code: Path | None = None) -> Iterator[Served]:
+    """A ready `rummy serve` on 127.0.0.1 with `env`, stopped afterwards; the
+    service's code from the checkout `code` if given (to compare with older code)."""
     port = free_port()
+    command = [*rummy_command(), "serve"]
+    extra: dict[str, str] = {}
+    if code is not None:
+        command = [sys.executable, "-m", "service.cli", "serve"]
+        extra["PYTHONPATH"] = str(code)
     process = subprocess.Popen(
-        [*rummy_command(), "serve"],
-        env={**clean_environment(), **env, "RUMMY_HOST": "127.0.0.1", "RUMMY_PORT": str(port)},
+        command,
+        env={
+            **clean_environment(),
+            **env,
+            **extra,
+            "RUMMY_HOST": "127.0.0.1",
+            "RUMMY_PORT": str(port),
+        },
+        cwd=code,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         start_new_session=True,
