@@ -10,16 +10,13 @@ from __future__ import annotations
 import subprocess
 import sys
 import threading
-import time
 from collections import deque
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-import httpx
-
-from tests.scale.replicas import STARTUP_SECONDS, clean_environment, free_port, rummy_command
+from tests.scale.replicas import clean_environment, free_port, rummy_command, wait_ready
 
 
 @dataclass
@@ -67,7 +64,7 @@ def rummy_serve(env: Mapping[str, str], code: Path | None = None) -> Iterator[Se
     threading.Thread(target=drain, daemon=True).start()
     served = Served(url=f"http://127.0.0.1:{port}", process=process, output=output)
     try:
-        _wait_ready(served)
+        wait_ready("rummy serve", served.url, process, served.log)
         yield served
     finally:
         process.terminate()
@@ -76,17 +73,3 @@ def rummy_serve(env: Mapping[str, str], code: Path | None = None) -> Iterator[Se
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait(timeout=5)
-
-
-def _wait_ready(served: Served) -> None:
-    deadline = time.monotonic() + STARTUP_SECONDS
-    while time.monotonic() < deadline:
-        if served.process.poll() is not None:
-            raise AssertionError(f"rummy serve exited at start:\n{served.log()}")
-        try:
-            if httpx.get(f"{served.url}/ready", timeout=1.0).status_code == 200:
-                return
-        except httpx.TransportError:
-            pass
-        time.sleep(0.1)
-    raise AssertionError(f"rummy serve not ready in {STARTUP_SECONDS} s:\n{served.log()}")
