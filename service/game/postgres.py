@@ -26,8 +26,13 @@ restart leaves every pooled connection dead: the pool is checked, its dead
 connections dropped, and the statement runs on a fresh one), at most `TRIES`
 times in all; a wait that timed out is not tried again. A write tried again
 may meet its own commit, whose reply was lost: the application recognises it
-by its command id (`service.game.application`). New connections give up after the connect
-timeout, statements after the statement timeout (lock waits included).
+by its command id (`service.game.application`). New connections give up after
+the connect timeout, statements after the statement timeout (lock waits
+included), and a lost connection is reopened for `RECONNECT_SECONDS`.
+
+Not bounded: a statement already sent to a server that stops answering while
+its connection stays open (frozen, or packets dropped silently): the server
+enforces the statement timeout, so the client waits until TCP gives up.
 """
 
 from __future__ import annotations
@@ -174,8 +179,8 @@ class Factory(PostgresFactory):
 
     def __init__(self, env: Environment | EnvType | None):
         super().__init__(env)
-        # Read by the pool each time it opens a connection (it opens lazily).
         self.datastore.pool.reconnect_timeout = RECONNECT_SECONDS
+        # Read by the pool each time it opens a connection (it opens lazily).
         session = self.datastore.pool.kwargs
         assert isinstance(session, dict), "the library gives its pool a dict"
         session["connect_timeout"] = int(self.env.get(CONNECT_TIMEOUT_KEY) or "3")
