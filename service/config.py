@@ -10,7 +10,14 @@ Every knob an operator turns is here, with its environment variable
   `POSTGRES_SCHEMA` [public]: the PostgreSQL server and where the events live.
   libpq's own variables (`PGSSLMODE`, `PGSSLROOTCERT`, ...) apply as well.
 - `POSTGRES_POOL_SIZE` [5], `POSTGRES_MAX_OVERFLOW` [10]: connections per process,
-  kept open and extra; `POSTGRES_CONNECT_TIMEOUT` [10] seconds.
+  kept open and extra.
+- `POSTGRES_CONNECT_TIMEOUT` [3]: seconds to open a connection to the server (libpq
+  counts less than 2 as 2). `POSTGRES_POOL_TIMEOUT` [3]: seconds a request waits for
+  a pooled connection before it is answered 503. `POSTGRES_STATEMENT_TIMEOUT` [5]:
+  seconds a statement may run, lock waits included (0: no limit, for poolers that
+  refuse the `options` startup parameter).
+- `RUMMY_READY_TIMEOUT` [2]: seconds `/ready` waits for the store before it answers
+  503 (keep it below the readiness probe's timeout).
 - `RUMMY_AGGREGATE_CACHE_SIZE` [1000]: games cached per process.
 - `RUMMY_ADMIN_TOKEN` or `RUMMY_ADMIN_TOKEN_FILE` [none: admin features off]: the
   admin bearer token, at least 16 characters.
@@ -82,13 +89,19 @@ class LogLevel(StrEnum):
         return "DEBUG" if self is LogLevel.TRACE else self.value.upper()
 
 
+POSTGRES_FACTORY = "service.game.postgres:Factory"
+"""The library's PostgreSQL store with this service's recorder (appends in one
+statement, in commit order) and bounded waits (the module says why)."""
+CONNECT_TIMEOUT_KEY = "STORE_CONNECT_TIMEOUT"
+STATEMENT_TIMEOUT_KEY = "STORE_STATEMENT_TIMEOUT"
+"""The factory's own settings in the store environment (the library's
+`POSTGRES_CONNECT_TIMEOUT` is its pool's wait, not the connect timeout)."""
+
 _PERSISTENCE_MODULES = {
     Store.MEMORY: "eventsourcing.popo",
     Store.SQLITE: "eventsourcing.sqlite",
-    Store.POSTGRES: "eventsourcing.postgres",
+    Store.POSTGRES: POSTGRES_FACTORY,
 }
-POSTGRES_RECORDER = "service.game.postgres:LockedInsertRecorder"
-"""Appends in one statement, in commit order (the module says why)."""
 
 MIN_TOKEN_LENGTH = 16
 MAX_BODY_BYTES_LIMIT = 64 * 1024 * 1024
@@ -121,7 +134,10 @@ class Settings:
     postgres_schema: str = ""
     postgres_pool_size: int = 5
     postgres_max_overflow: int = 10
-    postgres_connect_timeout: int = 10
+    postgres_connect_timeout: int = 3
+    postgres_pool_timeout: int = 3
+    postgres_statement_timeout: int = 5
+    """0: no limit."""
     aggregate_cache_size: int = 1000
     admin_token: str | None = None
     """Admin features are off when no admin token is configured."""
@@ -158,6 +174,7 @@ class Settings:
     keepalive_timeout: int = 5
     header_timeout: float = 10.0
     body_timeout: float = 10.0
+    ready_timeout: int = 2
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -182,6 +199,16 @@ class Settings:
             ),
             postgres_connect_timeout=_int(
                 env, "POSTGRES_CONNECT_TIMEOUT", defaults.postgres_connect_timeout, low=1, high=600
+            ),
+            postgres_pool_timeout=_int(
+                env, "POSTGRES_POOL_TIMEOUT", defaults.postgres_pool_timeout, low=1, high=600
+            ),
+            postgres_statement_timeout=_int(
+                env,
+                "POSTGRES_STATEMENT_TIMEOUT",
+                defaults.postgres_statement_timeout,
+                low=0,
+                high=3600,
             ),
             aggregate_cache_size=_int(
                 env, "RUMMY_AGGREGATE_CACHE_SIZE", defaults.aggregate_cache_size, low=0
@@ -240,6 +267,7 @@ class Settings:
             ),
             header_timeout=_seconds(env, "RUMMY_HEADER_TIMEOUT", defaults.header_timeout),
             body_timeout=_seconds(env, "RUMMY_BODY_TIMEOUT", defaults.body_timeout),
+            ready_timeout=_int(env, "RUMMY_READY_TIMEOUT", defaults.ready_timeout, low=1, high=60),
         )
         settings._check_store()
         return settings
@@ -281,8 +309,12 @@ class Settings:
                 POSTGRES_DBNAME=self.postgres_dbname,
                 POSTGRES_POOL_SIZE=str(self.postgres_pool_size),
                 POSTGRES_MAX_OVERFLOW=str(self.postgres_max_overflow),
-                POSTGRES_CONNECT_TIMEOUT=str(self.postgres_connect_timeout),
-                APPLICATION_RECORDER_TOPIC=POSTGRES_RECORDER,
+                # The library's name for how long to wait for a pooled connection.
+                POSTGRES_CONNECT_TIMEOUT=str(self.postgres_pool_timeout),
+                **{
+                    CONNECT_TIMEOUT_KEY: str(self.postgres_connect_timeout),
+                    STATEMENT_TIMEOUT_KEY: str(self.postgres_statement_timeout),
+                },
             )
             if self.postgres_schema:
                 env["POSTGRES_SCHEMA"] = self.postgres_schema

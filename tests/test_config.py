@@ -14,7 +14,14 @@ from litestar.testing import TestClient
 
 from service.api.app import create_app
 from service.cli import main
-from service.config import LogLevel, Settings, SettingsError, Store
+from service.config import (
+    CONNECT_TIMEOUT_KEY,
+    STATEMENT_TIMEOUT_KEY,
+    LogLevel,
+    Settings,
+    SettingsError,
+    Store,
+)
 from service.game.application import RummyApplication
 from service.store import lock_key
 
@@ -45,6 +52,9 @@ def test_every_variable_is_read(tmp_path: Path) -> None:
         "POSTGRES_POOL_SIZE": "7",
         "POSTGRES_MAX_OVERFLOW": "3",
         "POSTGRES_CONNECT_TIMEOUT": "4",
+        "POSTGRES_POOL_TIMEOUT": "6",
+        "POSTGRES_STATEMENT_TIMEOUT": "0",
+        "RUMMY_READY_TIMEOUT": "7",
         "RUMMY_AGGREGATE_CACHE_SIZE": "50",
         "RUMMY_ADMIN_TOKEN": TOKEN,
         "RUMMY_METRICS_TOKEN": METRICS_TOKEN,
@@ -82,6 +92,9 @@ def test_every_variable_is_read(tmp_path: Path) -> None:
         postgres_pool_size=7,
         postgres_max_overflow=3,
         postgres_connect_timeout=4,
+        postgres_pool_timeout=6,
+        postgres_statement_timeout=0,
+        ready_timeout=7,
         aggregate_cache_size=50,
         admin_token=TOKEN,
         metrics_token=METRICS_TOKEN,
@@ -107,14 +120,17 @@ def test_every_variable_is_read(tmp_path: Path) -> None:
         body_timeout=20.0,
     )
     store_env = settings.event_store_env()
-    assert store_env["PERSISTENCE_MODULE"] == "eventsourcing.postgres"
+    assert store_env["PERSISTENCE_MODULE"] == "service.game.postgres:Factory"
     assert store_env["POSTGRES_HOST"] == "db.internal"
     assert store_env["POSTGRES_PORT"] == "6543"
     assert store_env["POSTGRES_PASSWORD"] == " pass word "
     assert store_env["POSTGRES_SCHEMA"] == "rummy_live"
     assert store_env["POSTGRES_POOL_SIZE"] == "7"
     assert store_env["POSTGRES_MAX_OVERFLOW"] == "3"
-    assert store_env["POSTGRES_CONNECT_TIMEOUT"] == "4"
+    # The library's POSTGRES_CONNECT_TIMEOUT is how long its pool is waited for.
+    assert store_env["POSTGRES_CONNECT_TIMEOUT"] == "6"
+    assert store_env[CONNECT_TIMEOUT_KEY] == "4"
+    assert store_env[STATEMENT_TIMEOUT_KEY] == "0"
     assert store_env["AGGREGATE_CACHE_MAXSIZE"] == "50"
     assert "pass word" not in settings.describe_store()
 
@@ -142,6 +158,9 @@ def test_no_schema_leaves_the_library_default() -> None:
         ({"POSTGRES_POOL_SIZE": "0"}, ["POSTGRES_POOL_SIZE", "from 1"]),
         ({"POSTGRES_MAX_OVERFLOW": "-1"}, ["POSTGRES_MAX_OVERFLOW"]),
         ({"POSTGRES_CONNECT_TIMEOUT": "0"}, ["POSTGRES_CONNECT_TIMEOUT"]),
+        ({"POSTGRES_POOL_TIMEOUT": "0"}, ["POSTGRES_POOL_TIMEOUT", "from 1"]),
+        ({"POSTGRES_STATEMENT_TIMEOUT": "-1"}, ["POSTGRES_STATEMENT_TIMEOUT", "from 0"]),
+        ({"RUMMY_READY_TIMEOUT": "61"}, ["RUMMY_READY_TIMEOUT", "from 1 to 60"]),
         ({"POSTGRES_HOST": "  "}, ["POSTGRES_HOST", "empty"]),
         ({"RUMMY_AGGREGATE_CACHE_SIZE": "-5"}, ["RUMMY_AGGREGATE_CACHE_SIZE", "at least 0"]),
         ({"RUMMY_ADMIN_TOKEN": "short"}, ["RUMMY_ADMIN_TOKEN", "at least 16"]),

@@ -18,7 +18,7 @@ from service.api.errors import problem_details_config
 from service.api.feed import FeedController
 from service.api.games import GamesController, Services
 from service.api.headers import refuse_repeated_headers
-from service.api.health import HealthController
+from service.api.health import HealthController, Readiness
 from service.api.log_writer import flush_logs
 from service.api.logging import RequestLog, json_logging, mask_also
 from service.api.metrics import Metrics, MetricsController, RequestMetrics
@@ -55,6 +55,7 @@ def create_app(
     )
     metrics = Metrics()
     games.observers = (*games.observers, metrics)
+    readiness = Readiness(games, settings.ready_timeout)
     hub = EventHub(
         games,
         StreamSettings(
@@ -76,6 +77,7 @@ def create_app(
             "services": Provide(lambda: services, sync_to_thread=False),
             "hub": Provide(lambda: hub, sync_to_thread=False),
             "metrics": Provide(lambda: metrics, sync_to_thread=False),
+            "readiness": Provide(lambda: readiness, sync_to_thread=False),
         },
         before_request=check_request,
         state=State({"throttle": Throttle(settings)}),

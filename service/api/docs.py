@@ -5,7 +5,14 @@ from __future__ import annotations
 from http import HTTPStatus
 
 from litestar.openapi.datastructures import ResponseSpec
-from litestar.openapi.spec import OpenAPIMediaType, OpenAPIResponse, Reference
+from litestar.openapi.spec import (
+    OpenAPIHeader,
+    OpenAPIMediaType,
+    OpenAPIResponse,
+    OpenAPIType,
+    Reference,
+    Schema,
+)
 
 from service.api.errors import PROBLEM_MEDIA_TYPE, Problem
 
@@ -28,9 +35,14 @@ _MEANING: dict[int, str] = {
     "`invalid_if_match`, `too_many_decks`).",
     429: "Too many requests from this address or token (`rate_limited`): wait the "
     "`Retry-After` seconds.",
-    503: "The event store does not answer (`not_ready`), or this server has as many live "
-    "streams open as it keeps (`too_many_streams`, with `Retry-After`).",
+    503: "The event store does not answer, or cannot write (`not_ready`), or this server has "
+    "as many live streams open as it keeps (`too_many_streams`, with `Retry-After`).",
 }
+_STORE_UNAVAILABLE = (
+    "Service Unavailable. The event store cannot be reached, timed out or cannot write "
+    "(`store_unavailable`): try again after `Retry-After` seconds. An action may or may "
+    "not have been applied: resend it with the same `Idempotency-Key`, or read the game."
+)
 
 
 def _description(status: int) -> str:
@@ -53,8 +65,24 @@ def problems(*statuses: int) -> dict[int, ResponseSpec]:
 def problem_response(status: int) -> OpenAPIResponse:
     """The same documentation as `problems`, as an OpenAPI response object, for
     statuses the framework answers by itself (a body that is not JSON: 400)."""
+    return _problem_response(_description(status))
+
+
+def store_unavailable_response() -> OpenAPIResponse:
+    """The 503 any route that uses the event store may answer (errors.py)."""
+    response = _problem_response(_STORE_UNAVAILABLE)
+    response.headers = {
+        "Retry-After": OpenAPIHeader(
+            schema=Schema(type=OpenAPIType.INTEGER, minimum=1),
+            description="Seconds to wait before trying again.",
+        )
+    }
+    return response
+
+
+def _problem_response(description: str) -> OpenAPIResponse:
     return OpenAPIResponse(
-        description=_description(status),
+        description=description,
         content={
             PROBLEM_MEDIA_TYPE: OpenAPIMediaType(
                 schema=Reference(ref=f"#/components/schemas/{Problem.__name__}")

@@ -27,6 +27,11 @@ The one place errors become HTTP:
     HTTPException (litestar)        invalid_body (422) for a malformed body or
                                     parameter, unknown_card when it is a card
                                     code; not_found, method_not_allowed, …
+    STORE_FAILURES             503  store_unavailable, with Retry-After: the event
+                                    store cannot be reached, timed out, or cannot
+                                    write (the drivers' OperationalError and
+                                    InterfaceError, as the library wraps them,
+                                    and PostgreSQL's read-only transaction error)
     anything else              500  internal_error (logged; no detail leaks)
 
     Answered by the server before the app (service/api/protocol.py): a request
@@ -36,11 +41,14 @@ The one place errors become HTTP:
 from __future__ import annotations
 
 import logging
+import sqlite3
 from collections.abc import Callable, Mapping
 from http import HTTPStatus
 from typing import Any
 
 import msgspec
+import psycopg
+from eventsourcing import persistence
 from litestar.exceptions import HTTPException, ValidationException
 from litestar.plugins.problem_details import ProblemDetailsConfig, ProblemDetailsException
 
@@ -58,6 +66,25 @@ from service.game.errors import (
 log = logging.getLogger("service.api")
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
+
+STORE_FAILURES: tuple[type[Exception], ...] = (
+    persistence.OperationalError,
+    persistence.InterfaceError,
+    # The drivers' own, where one reaches us unwrapped.
+    psycopg.OperationalError,
+    psycopg.InterfaceError,
+    sqlite3.OperationalError,
+)
+"""The event store is unreachable, too slow (a pool, connect, statement or lock
+timeout), or cannot write (a full disk, a read-only file), as opposed to a
+request it refuses: PostgreSQL's PoolTimeout, QueryCanceled, LockNotAvailable,
+DiskFull and lost connections, SQLite's "database is locked", "database or disk
+is full", "attempt to write a readonly database" are all OperationalErrors."""
+READ_ONLY = psycopg.errors.ReadOnlySqlTransaction
+"""A server that only reads (a standby after a failover): an InternalError to the
+driver, wrapped as the library's InternalError, but the store cannot write."""
+RETRY_AFTER_SECONDS = 2
+"""What a 503 tells a client to wait before it tries again."""
 
 
 class Problem(msgspec.Struct, kw_only=True):
@@ -200,6 +227,26 @@ def _is_bad_card(item: Mapping[str, Any]) -> bool:
     )
 
 
+def _from_store(error: Exception) -> ProblemDetailsException:
+    # One line, no traceback: during an outage every request says the same.
+    log.warning("event store unavailable: %s: %s", type(error).__name__, str(error).strip())
+    converted = problem(
+        HTTPStatus.SERVICE_UNAVAILABLE,
+        "store_unavailable",
+        "The game store cannot be reached or cannot write just now: try again in a few "
+        "seconds. An action may or may not have been applied: resend it with the same "
+        "Idempotency-Key, or read the game first.",
+    )
+    converted.headers = {"Retry-After": str(RETRY_AFTER_SECONDS)}
+    return converted
+
+
+def _from_internal(error: persistence.InternalError) -> ProblemDetailsException:
+    if isinstance(error.__cause__, READ_ONLY):
+        return _from_store(error)
+    return _from_unexpected(error)
+
+
 def _from_unexpected(error: Exception) -> ProblemDetailsException:
     log.exception("unhandled error", exc_info=error)
     return problem(
@@ -216,6 +263,8 @@ def problem_details_config() -> ProblemDetailsConfig:
         AuthError: _from_auth,
         LimitExceeded: _from_limit,
         HTTPException: _from_http,
+        **dict.fromkeys(STORE_FAILURES, _from_store),
+        persistence.InternalError: _from_internal,
         Exception: _from_unexpected,
     }
     return ProblemDetailsConfig(exception_to_problem_detail_map=conversions)

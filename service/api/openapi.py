@@ -22,6 +22,8 @@ is built, so `/schema/openapi.json` and `rummy openapi` (which reads
   header and query parameters, and gives the `ETag` header a schema;
 - documents the 400 litestar answers by itself (a body that is not JSON) as
   problem+json, and drops the 400 it documents where there is no body;
+- documents the 503 `store_unavailable` (with `Retry-After`) of every route
+  that reads or writes the event store (errors.py maps it, not the handlers);
 - adds OpenAPI links, so a client (and schemathesis' stateful phase) can
   follow a new game to its view, actions, events, replay and open seats
   with the real game id and a real player token.
@@ -51,7 +53,7 @@ from litestar.openapi.spec import (
 from litestar.routes import HTTPRoute
 
 from service.api.caps import Caps
-from service.api.docs import problem_response
+from service.api.docs import problem_response, store_unavailable_response
 from service.api.games import IF_MATCH_PATTERN
 from service.api.printable import json_schema_pattern
 from service.domain.rules import (
@@ -83,6 +85,7 @@ def finish_openapi(app: Litestar, caps: Caps) -> OpenAPI:
     handlers = dict(_handlers(app))
     _request_bodies(document, operations, handlers, caps)
     _body_problems(operations)
+    _store_problems(operations)
     _headers(operations)
     _links(operations)
     return document
@@ -275,6 +278,17 @@ def _body_problems(operations: dict[str, Operation]) -> None:
             del responses["400"]
         else:
             responses["400"] = problem_response(400)
+
+
+_STORE_TAGS = frozenset({"games", "audit", "feed"})
+"""The routes that read or write the event store (`/ready` documents its own 503)."""
+
+
+def _store_problems(operations: dict[str, Operation]) -> None:
+    for operation in operations.values():
+        if _STORE_TAGS.intersection(operation.tags or ()):
+            responses = operation.responses = operation.responses or {}
+            responses["503"] = store_unavailable_response()
 
 
 def _headers(operations: dict[str, Operation]) -> None:

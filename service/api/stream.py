@@ -8,6 +8,11 @@ store cannot push (SQLite) one shared poller reads the log every
 stream reads its game's events after the last version it sent from the
 store, so a wake only ever says "look"; every heartbeat it looks anyway.
 
+While the store is unavailable, streams stay open: a stream whose read fails
+sends a comment saying so and reads again a heartbeat later (not on every
+wake), and the watcher retries with growing pauses, logging once per outage,
+so an outage costs neither a hot loop nor a storm of reconnects.
+
 SSE `id:` is the event's version: a client that reconnects with
 `Last-Event-ID` (or `?after=N`) gets exactly the events after it. The stream
 ends after `game_finished`; a reconnect after that is answered 204, which
@@ -50,7 +55,7 @@ from litestar.response import ServerSentEvent, ServerSentEventMessage
 
 from service.api.auth import viewer_for
 from service.api.docs import problems
-from service.api.errors import LimitExceeded, problem
+from service.api.errors import STORE_FAILURES, LimitExceeded, problem
 from service.api.games import Authorization, Services
 from service.api.metrics import Metrics
 from service.domain.rules import RuleSet
@@ -75,6 +80,8 @@ transport and buffers in reference cycles: only the cycle collector frees them, 
 left to itself it may not run for a long time. Measured (`bench/abuse.py streams`):
 6,000 closed streams kept 220 MB until a collection, which freed half of it."""
 COLLECT_DELAY = 2.0
+_WATCH_RETRY_SECONDS = (1.0, 2.0, 5.0)
+"""The watcher's pauses after the store failed, the last one repeated."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,6 +225,7 @@ class EventHub:
             self._thread.start()
 
     def _run(self) -> None:
+        failures = 0
         while not self._stop.is_set():
             try:
                 subscription = self.games.subscribe(self._position)
@@ -225,12 +233,17 @@ class EventHub:
                     self._poll()
                 else:
                     self._follow(subscription)
-            except Exception:
-                # The store went away for a moment: look again soon, and let every
-                # stream read its game meanwhile in case a wake was lost.
-                log.exception("the live event watcher failed; retrying")
+            except Exception as error:
+                # The store went away: look again after a pause, and let every stream
+                # read its game meanwhile in case a wake was lost.
+                if failures == 0:
+                    log.warning("the live event watcher lost the store, retrying: %r", error)
+                pause = _WATCH_RETRY_SECONDS[min(failures, len(_WATCH_RETRY_SECONDS) - 1)]
+                failures += 1
                 self._wake_all()
-                self._stop.wait(1.0)
+                self._stop.wait(pause)
+            else:
+                failures = 0
 
     def _follow(self, subscription: Subscription[ApplicationRecorder]) -> None:
         with self._lock:
@@ -321,9 +334,14 @@ class _Stream:
                 last = self.after
                 while not self.hub.closed:
                     waiter.event.clear()
-                    events = await anyio.to_thread.run_sync(
-                        partial(self.games.events_after, self.game_id, last, BATCH)
-                    )
+                    try:
+                        events = await anyio.to_thread.run_sync(
+                            partial(self.games.events_after, self.game_id, last, BATCH)
+                        )
+                    except STORE_FAILURES:
+                        yield ServerSentEventMessage(data=None, comment="store unavailable")
+                        await self._pause(waiter)
+                        continue
                     for event in events:
                         view = event_view(event, self.viewer, self.rules, self.players)
                         last = event.originator_version
@@ -340,6 +358,17 @@ class _Stream:
             self.place.give_back()
             self.metrics.stream_closed()
             self.hub.collect_closed()
+
+    async def _pause(self, waiter: _Waiter) -> None:
+        """A heartbeat's wait after a failed read, woken only to end: every stream
+        reading again on each wake of an outage would only queue on the store."""
+        deadline = asyncio.get_running_loop().time() + self.hub.settings.heartbeat_seconds
+        while not self.hub.closed:
+            left = deadline - asyncio.get_running_loop().time()
+            if left <= 0:
+                return
+            waiter.event.clear()
+            await waiter.wait(left)
 
 
 _EXAMPLE_STREAM = (

@@ -83,6 +83,9 @@ class Game(Aggregate):
     explicit_decks: tuple[tuple[Card, ...], ...]
     requests: dict[str, tuple[str, int]]
     """Idempotent requests applied: `"seat/key"` → (body digest, version after it)."""
+    command_id: str | None = None
+    """The command this copy of the game runs for: stamped on every event it records.
+    Not state: the application sets it on its private copy before the command."""
 
     def __init__(self) -> None:
         """Empty: `GameCreated.apply` sets the state, so creation replays like any event."""
@@ -96,6 +99,7 @@ class Game(Aggregate):
         seats: Sequence[SeatEntry | None],
         seed: str,
         seed_chosen: bool,
+        command_id: str,
         decks: Sequence[Sequence[Card]] = (),
         dealer: int | None = None,
     ) -> Game:
@@ -117,7 +121,9 @@ class Game(Aggregate):
             decks=[card_codes(list(deck)) for deck in decks],
             dealer=dealer,
             deal=deal_mode(seed_chosen=seed_chosen, decks=len(decks)).value,
+            command_id=command_id,
         )
+        game.command_id = command_id
         game._settle()
         return game
 
@@ -152,6 +158,7 @@ class Game(Aggregate):
             token_hash=entry.token_hash,
             client_seed=entry.client_seed,
             bot=entry.bot,
+            command_id=self.command_id,
         )
         self._settle()
         return joined.seat
@@ -181,4 +188,6 @@ class Game(Aggregate):
     ) -> None:
         event_class, fields = stored_fields(event)
         actor = seat if event_class in _PLAYER_EVENTS else None
-        self.trigger_event(event_class, seat=actor, request=request, **fields)
+        self.trigger_event(
+            event_class, seat=actor, request=request, command_id=self.command_id, **fields
+        )

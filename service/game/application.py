@@ -12,6 +12,13 @@ acts on a copy of the cached game and lets the save tell whether that was the
 latest (versions are unique in the store). Whatever a command decided on a
 copy that may be stale, a refusal or a lost race, is decided again on the
 game as stored; only then does it stand.
+
+Every command stamps its events with an id of its own (`command_id`). When a
+save fails because the store already holds those versions, the application
+reads the first of them: if it carries the command's id, an earlier try of
+this very save was committed and only the store's reply was lost (the
+driver then retried it); the save stands and the command answers with its
+outcome, instead of deciding it again on a game it has already changed.
 """
 
 from __future__ import annotations
@@ -20,10 +27,11 @@ import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from copy import deepcopy
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, ClassVar, Protocol, TypeVar, cast
 from uuid import UUID, uuid4
 
-from eventsourcing.application import AggregateNotFoundError, Application
+from eventsourcing.application import AggregateNotFoundError, Application, ProcessingEvent
 from eventsourcing.persistence import ApplicationRecorder, IntegrityError, Recording, Subscription
 
 from service.domain.actions import Action
@@ -42,9 +50,16 @@ from service.game.errors import (
     VersionNotFound,
     WriteConflict,
 )
-from service.game.events import GameEvent
+from service.game.events import GameCreated, GameEvent
+from service.game.probe import probe_write
 from service.game.refusals import RefusalLog, RefusedBefore, RefusedNow
-from service.game.tokens import hash_token, new_seed, new_token, token_matches
+from service.game.tokens import (
+    hash_token,
+    new_command_id,
+    new_seed,
+    new_token,
+    token_matches,
+)
 from service.game.topics import register_moved_topics
 
 # Before any game is read: stored games name their classes by topic.
@@ -181,6 +196,8 @@ class RummyApplication(Application[UUID]):
         self.bots = bots
         self._caching = threading.Lock()
         self.refusals = RefusalLog(self.factory.aggregate_recorder(purpose="refusals"))
+        self.write_failure: Exception | None = None
+        """Why the last write failed, until one succeeds (`check_writes`)."""
 
     def create_game(self, new: NewGame) -> CreatedGame:
         players = len(new.seats)
@@ -206,11 +223,14 @@ class RummyApplication(Application[UUID]):
             seats=entries,
             seed=new.seed if new.seed is not None else new_seed(),
             seed_chosen=new.seed is not None,
+            command_id=new_command_id(),
             decks=new.decks,
             dealer=new.dealer,
         )
         self._let_bots_play(game)
-        self.save(game)
+        if not self._saved(game):
+            # A new random id: only this command's own lost write can hold it.
+            raise WriteConflict(f"Game {game_id} exists already: try again.")
         return CreatedGame(
             game_id=game.id,
             tokens=tokens,
@@ -307,7 +327,7 @@ class RummyApplication(Application[UUID]):
             raise before.answer from None
         except RefusedNow as now:
             # Decided on the game as stored: this refusal is the request's outcome.
-            kept = self.refusals.keep(game_id, now.request, now.error)
+            kept = self._writing(partial(self.refusals.keep, game_id, now.request, now.error))
             raise kept.answer(now.request) from None
 
     def _earlier_outcome(self, game: Game, request: Request) -> GameState | None:
@@ -403,6 +423,25 @@ class RummyApplication(Application[UUID]):
         """Ask the event store something; raises whatever its driver raises."""
         self.recorder.max_notification_id()
 
+    def check_writes(self) -> None:
+        """If a write failed since the last one that succeeded, try a test write
+        (`service.game.probe`): raises whatever the driver raises while the store
+        cannot write, and clears the failure once it can."""
+        if self.write_failure is not None:
+            self._writing(partial(probe_write, self.recorder))
+
+    def _writing(self, write: Callable[[], T]) -> T:
+        """Run `write`, remembering whether the store took it."""
+        try:
+            done = write()
+        except IntegrityError:
+            raise  # the store works: it refused a duplicate
+        except Exception as error:
+            self.write_failure = error
+            raise
+        self.write_failure = None
+        return done
+
     def _command(self, game_id: UUID, command: Callable[[Game], T], doing: str) -> T:
         """Run `command` on a copy of the game and save what it records, all or nothing.
 
@@ -410,7 +449,8 @@ class RummyApplication(Application[UUID]):
         copy was stale, its save loses to the newer events (or its refusal may be
         wrong): the command is run again on the game as stored.
         """
-        game, stored = self._copy_for_command(game_id)
+        command_id = new_command_id()
+        game, stored = self._copy_for_command(game_id, command_id)
         for _ in range(WRITE_ATTEMPTS):
             try:
                 outcome = command(game)
@@ -420,16 +460,18 @@ class RummyApplication(Application[UUID]):
             else:
                 if not game.pending_events or self._saved(game):
                     return outcome
-            game, stored = self._copy_for_command(game_id, stored_only=True)
+            game, stored = self._copy_for_command(game_id, command_id, stored_only=True)
         raise WriteConflict(f"The game changed too often while {doing}: try again.")
 
-    def _copy_for_command(self, game_id: UUID, *, stored_only: bool = False) -> tuple[Game, bool]:
-        """A copy of the game to change (the cached one unless `stored_only`), and
-        whether it was just read from the store."""
+    def _copy_for_command(
+        self, game_id: UUID, command_id: str, *, stored_only: bool = False
+    ) -> tuple[Game, bool]:
+        """A copy of the game for command `command_id` to change (the cached one
+        unless `stored_only`), and whether it was just read from the store."""
         cached = None if stored_only else self._cached(game_id)
-        if cached is not None:
-            return deepcopy(cached), False
-        return deepcopy(self._current(game_id)), True
+        copy = deepcopy(cached if cached is not None else self._current(game_id))
+        copy.command_id = command_id
+        return copy, cached is None
 
     def _current(self, game_id: UUID) -> Game:
         """The game as stored now. Shared with the cache: read it, never change it."""
@@ -480,14 +522,35 @@ class RummyApplication(Application[UUID]):
 
     def _saved(self, game: Game) -> bool:
         """Save (the library then caches `game`); False if the store holds this
-        version already (the copy was stale, or another writer got there first)."""
+        version already from another command (the copy was stale, or another
+        writer got there first)."""
+        pending = cast(list[GameEvent | GameCreated], list(game.pending_events))
         try:
             self.save(game)
         except IntegrityError:
+            if self._stored_already(pending):
+                # This save's own earlier try, whose reply was lost: it stands.
+                self._cache(game)
+                for observer in self.observers:
+                    observer.saved(pending)
+                return True
             for observer in self.observers:
                 observer.write_conflict()
             return False
         return True
+
+    def _stored_already(self, pending: Sequence[GameEvent | GameCreated]) -> bool:
+        """True if the store holds the first of `pending` as this command wrote it."""
+        first = pending[0]
+        at = first.originator_version
+        stored = self.events.get(first.originator_id, gt=at - 1, lte=at)
+        return any(
+            cast(GameEvent | GameCreated, event).command_id == first.command_id for event in stored
+        )
+
+    def _record(self, processing_event: ProcessingEvent[UUID]) -> list[Recording[UUID]]:
+        # The library's hook that writes every save.
+        return self._writing(partial(super()._record, processing_event))
 
     def _notify(self, recordings: list[Recording[UUID]]) -> None:
         # The library's hook after every save.

@@ -3,8 +3,10 @@
 Each class is the persistent form of one domain event. `apply` turns it
 back into the domain event and lets the domain change the table; it only
 records, because it runs again on every replay. Every event says which
-seat caused it (`seat`, None for the system) and, when the client sent an
-idempotency key, which request it belongs to (`request`).
+seat caused it (`seat`, None for the system), when the client sent an
+idempotency key which request it belongs to (`request`), and which command
+wrote it (`command_id`, so a save whose reply was lost recognises its own
+commit: docs/storage.md).
 
 The stored topic of each class is `service.game.events:<Name>`. If a class
 ever moves, register its old topic in `service.game.topics`, or stored
@@ -20,6 +22,7 @@ they were).
 
 from __future__ import annotations
 
+from dataclasses import field
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from eventsourcing.domain import AggregateCreated, AggregateEvent
@@ -43,6 +46,9 @@ class GameEvent(AggregateEvent):
     """`{"seat", "key", "digest"}` of the idempotent request that caused it, if any."""
     derived_fields: ClassVar[tuple[str, ...]] = ()
     """Fields its stored record did not hold (see the module's docstring)."""
+    command_id: str | None = field(default=None, kw_only=True)
+    """The command that wrote it: random, one per command, never shown. None in
+    events stored before it existed (they load with the class default)."""
 
     @property
     def event_type(self) -> str:
@@ -75,6 +81,7 @@ _ENVELOPE = frozenset(
         "seat",
         "request",
         "derived_fields",
+        "command_id",
     }
 )
 
@@ -98,6 +105,8 @@ class GameCreated(AggregateCreated):
     dealer: int | None
     deal: str
     """How the deals are decided: a `service.domain.fairness.DealMode` value."""
+    command_id: str | None = field(default=None, kw_only=True)
+    """As `GameEvent.command_id`: the command that created the game."""
 
     seat = None
     request = None

@@ -16,19 +16,97 @@ commits at once. The function has a name of its own, so the library's
 function, which any process of the library may recreate, is left as it is;
 and replicas on either recorder may share a database (during a rolling
 update), as both take the same lock.
+
+`Factory` is the library's PostgreSQL store with that recorder and with
+bounded waits. The library retries every statement up to ten times, 0.2 s
+apart, on any operational error, and each try may wait its whole pool
+timeout: with the database down, one request waited 100 s and then failed.
+Here a statement is tried again only if its connection was lost (a database
+restart leaves every pooled connection dead: the pool is checked, its dead
+connections dropped, and the statement runs on a fresh one), at most `TRIES`
+times in all; a wait that timed out is not tried again. A write tried again
+may meet its own commit, whose reply was lost: the application recognises it
+by its command id (`service.game.application`). New connections give up after
+the connect timeout, statements after the statement timeout (lock waits
+included), and a lost connection is reopened for `RECONNECT_SECONDS`.
+
+Not bounded: a statement already sent to a server that stops answering while
+its connection stays open (frozen, or packets dropped silently): the server
+enforces the statement timeout, so the client waits until TCP gives up.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+import functools
+import inspect
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar, cast
 
+import psycopg
 from eventsourcing.persistence import InterfaceError, OperationalError, StoredEvent
-from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastore
-from eventsourcing.utils import retry
+from eventsourcing.postgres import (
+    PostgresAggregateRecorder,
+    PostgresApplicationRecorder,
+    PostgresDatastore,
+    PostgresFactory,
+)
+from eventsourcing.utils import Environment, EnvType
 from psycopg.sql import SQL, Identifier
+from psycopg_pool import PoolTimeout, TooManyRequests
+
+from service.config import CONNECT_TIMEOUT_KEY, STATEMENT_TIMEOUT_KEY
 
 FUNCTION = "rummy_insert_events_locked"
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+TRIES = 3
+"""How often a statement is tried while its connection is lost. Each new try
+follows a failure that took no waiting (a broken connection fails at once), and
+none follows a wait that timed out, so the bound of a request stays the pool's
+wait; three ride out a connection lost again on its retry (a flaky network)."""
+
+RECONNECT_SECONDS = 5.0
+"""How long the pool keeps trying to reopen one lost connection (its waits double:
+1, 2, 4 s, ...) before it gives that up and opens one afresh when a request needs
+it. The library leaves psycopg's 5 minutes, so after an outage of a minute the
+pool could wait half a minute more before it tried again."""
+
+_CONNECTION_GONE = ("08", "57P01", "57P02", "57P03")
+"""SQLSTATEs of a lost connection: connection exceptions (class 08), and the
+server shutting down or starting up (admin/crash shutdown, cannot connect now)."""
+
+
+def connection_lost(error: Exception) -> bool:
+    """True if `error` (the library's, from a driver's) says the connection broke,
+    not that a wait ran out or the server refused the statement."""
+    cause = error.__cause__
+    if isinstance(cause, PoolTimeout | TooManyRequests):
+        return False
+    if isinstance(cause, psycopg.Error) and cause.sqlstate is not None:
+        return cause.sqlstate.startswith(_CONNECTION_GONE)
+    return True  # the driver's own: "server closed the connection unexpectedly", ...
+
+
+def reconnecting(method: _F) -> _F:
+    """The library's `method` without its retries, tried again on a fresh
+    connection (up to `TRIES` in all) while its connection is lost."""
+    bare = inspect.unwrap(method)
+
+    @functools.wraps(bare)
+    def call(self: PostgresAggregateRecorder, *args: Any, **kwargs: Any) -> Any:
+        for _ in range(TRIES - 1):
+            try:
+                return bare(self, *args, **kwargs)
+            except (InterfaceError, OperationalError) as error:
+                if not connection_lost(error):
+                    raise
+            # Drop every dead connection at once (after a restart they all are),
+            # rather than meeting them one request at a time.
+            self.datastore.pool.check()
+        return bare(self, *args, **kwargs)
+
+    return cast(_F, call)
 
 
 class LockedInsertRecorder(PostgresApplicationRecorder):
@@ -66,7 +144,11 @@ class LockedInsertRecorder(PostgresApplicationRecorder):
             channel=Identifier(self.channel_name),
         )
 
-    @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
+    select_events = reconnecting(PostgresApplicationRecorder.select_events)
+    select_notifications = reconnecting(PostgresApplicationRecorder.select_notifications)
+    max_notification_id = reconnecting(PostgresApplicationRecorder.max_notification_id)
+
+    @reconnecting
     def insert_events(self, stored_events: Sequence[StoredEvent], **_: Any) -> Sequence[int]:
         if not stored_events:
             return []
@@ -80,3 +162,28 @@ class LockedInsertRecorder(PostgresApplicationRecorder):
         with self.datastore.get_connection() as connection:
             rows = connection.execute(self.append_statement, (events,), prepare=True).fetchall()
         return [row["notification_id"] for row in rows]
+
+
+class AggregateRecorder(PostgresAggregateRecorder):
+    """The library's aggregate recorder (refusals), with the same bounded retry."""
+
+    select_events = reconnecting(PostgresAggregateRecorder.select_events)
+    insert_events = reconnecting(PostgresAggregateRecorder.insert_events)
+
+
+class Factory(PostgresFactory):
+    """The library's PostgreSQL store with this service's recorders and bounded waits."""
+
+    application_recorder_class = LockedInsertRecorder
+    aggregate_recorder_class = AggregateRecorder
+
+    def __init__(self, env: Environment | EnvType | None):
+        super().__init__(env)
+        self.datastore.pool.reconnect_timeout = RECONNECT_SECONDS
+        # Read by the pool each time it opens a connection (it opens lazily).
+        session = self.datastore.pool.kwargs
+        assert isinstance(session, dict), "the library gives its pool a dict"
+        session["connect_timeout"] = int(self.env.get(CONNECT_TIMEOUT_KEY) or "3")
+        statement_ms = int(float(self.env.get(STATEMENT_TIMEOUT_KEY) or "0") * 1000)
+        if statement_ms:
+            session["options"] = f"-c statement_timeout={statement_ms}"

@@ -38,3 +38,9 @@ def token_matches(token: str, token_hash: str) -> bool:
 def new_seed() -> str:
     """A secret shuffle seed for a game whose creator gave none."""
     return secrets.token_hex(32)
+
+
+def new_command_id() -> str:
+    """The identity of one command's write (96 random bits): two writers of the same
+    game version never share one."""
+    return secrets.token_urlsafe(12)

@@ -189,6 +189,14 @@ def test_shutdown_fits_in_the_grace_period() -> None:
     assert _container()["command"] == exec_form(one(instructions(), "CMD"))
 
 
+def test_readiness_answers_before_its_probe_gives_up() -> None:
+    # /ready answers within RUMMY_READY_TIMEOUT whatever the store does; a probe that
+    # timed out first would count a slow store as a dead pod's silence.
+    settings = Settings.from_env(_pod_environment())
+    probe = _container()["readinessProbe"]
+    assert settings.ready_timeout < probe["timeoutSeconds"]
+
+
 # --- docker compose and nginx: structure only --------------------------------------
 
 COMPOSE = yaml.safe_load((DEPLOY / "docker-compose.yml").read_text(encoding="utf-8"))

@@ -17,6 +17,7 @@ from service.domain.state import Source
 from service.domain.turns import legal_moves
 from service.game.aggregate import Game, SeatEntry
 from service.game.application import RummyApplication
+from service.game.tokens import new_command_id
 
 RULES = RuleSet(max_turns=100_000, recycles=1000)
 
@@ -25,7 +26,13 @@ def save_long_game(games: RummyApplication, events: int) -> UUID:
     """Store a game of at least `events` events in `games`; its id."""
     seats = [SeatEntry(name=name, token_hash=name, client_seed="") for name in ("Ann", "Bob")]
     game = Game.create(
-        game_id=uuid4(), rules=RULES, seats=seats, seed="long", seed_chosen=True, dealer=0
+        game_id=uuid4(),
+        rules=RULES,
+        seats=seats,
+        seed="long",
+        seed_chosen=True,
+        command_id=new_command_id(),
+        dealer=0,
     )
     while len(game.pending_events) < events:
         hand = game.table.hand

@@ -22,7 +22,7 @@ from service.domain.fairness import DealMode
 from service.domain.state import HandEnding, Status
 from service.game import events
 from service.game.aggregate import Game
-from service.game.application import RummyApplication
+from service.game.application import NewGame, NewSeat, RummyApplication
 from service.game.topics import MOVED
 from tests.game.players import STOCK
 from tests.game.stored_events import SEED, V1, V2, load, read
@@ -181,3 +181,16 @@ def test_a_creation_stored_before_deal_was_recorded_derives_it(
     # Derived, not stored: the audit export leaves it out of the event (docs/audit.md).
     assert decoded.derived_fields == ("deal",)
     assert "derived_fields" not in decoded.data()
+
+
+def test_v1_events_load_without_a_command_id(fresh_app: RummyApplication):
+    # The command id came later (a lost reply's own commit is recognised by it):
+    # events stored before it have none, and read as None, not as an error.
+    game_id = load(fresh_app, read())
+    stored = list(fresh_app.events.get(game_id))
+    assert len(stored) == 16
+    assert all(event.command_id is None for event in stored)  # type: ignore[attr-defined]
+    new = fresh_app.create_game(NewGame(seats=[NewSeat("ann"), NewSeat("bob")]))
+    ids = {event.command_id for event in fresh_app.events.get(new.game_id)}  # type: ignore[attr-defined]
+    assert len(ids) == 1, "one command wrote them all"
+    assert None not in ids

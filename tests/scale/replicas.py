@@ -9,7 +9,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -40,6 +40,27 @@ def rummy_command() -> list[str]:
     if script.exists():
         return [str(script)]
     return [sys.executable, "-m", "service.cli"]
+
+
+def wait_ready(
+    name: str,
+    url: str,
+    process: subprocess.Popen[bytes],
+    output: Callable[[], str],
+    timeout: float = STARTUP_SECONDS,
+) -> None:
+    """Until `url` answers `/ready` 200; fails with `output()` if `process` exits first."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise AssertionError(f"{name} exited at start:\n{output()}")
+        try:
+            if httpx.get(f"{url}/ready", timeout=1.0).status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        time.sleep(0.1)
+    raise AssertionError(f"{name} not ready in {timeout} s:\n{output()}")
 
 
 @dataclass
@@ -76,18 +97,8 @@ class Replica:
             )
 
     def wait_ready(self, timeout: float = STARTUP_SECONDS) -> None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            assert self.process is not None
-            if self.process.poll() is not None:
-                raise AssertionError(f"{self.name} exited at start:\n{self.output()}")
-            try:
-                if httpx.get(f"{self.url}/ready", timeout=1.0).status_code == 200:
-                    return
-            except httpx.TransportError:
-                pass
-            time.sleep(0.1)
-        raise AssertionError(f"{self.name} not ready in {timeout} s:\n{self.output()}")
+        assert self.process is not None
+        wait_ready(self.name, self.url, self.process, self.output, timeout)
 
     def kill(self) -> None:
         """SIGKILL: no shutdown, connections and transactions cut mid-way."""
