@@ -74,16 +74,7 @@ class RummyApplication(UnitOfWork):
         self._check_bots([None if wanted is None else wanted.bot for wanted in new.seats])
         _check_deal_choice(new)
         game_id = uuid4()
-        tokens: dict[int, str] = {}
-        entries: list[SeatEntry | None] = []
-        for seat, wanted in enumerate(new.seats):
-            if wanted is None:
-                entries.append(None)
-                continue
-            token = new_token(game_id)
-            if wanted.bot is None:  # nobody acts for a bot: its token is never handed out
-                tokens[seat] = token
-            entries.append(_entry(wanted, token))
+        entries, tokens = _seat_entries(game_id, new.seats)
         game = Game.create(
             game_id=game_id,
             rules=new.rules,
@@ -268,6 +259,23 @@ def _check_deal_choice(new: NewGame) -> None:
             f"a player or bot for every seat, send the admin token, or leave out {chosen} "
             f"so the server commits to a seed of its own."
         )
+
+
+def _seat_entries(
+    game_id: UUID, seats: Sequence[NewSeat | None]
+) -> tuple[list[SeatEntry | None], dict[int, str]]:
+    """The seats of a new game, and the token of each seat a person fills."""
+    entries: list[SeatEntry | None] = []
+    tokens: dict[int, str] = {}
+    for seat, wanted in enumerate(seats):
+        if wanted is None:
+            entries.append(None)
+            continue
+        token = new_token(game_id)
+        if wanted.bot is None:  # nobody acts for a bot: its token is never handed out
+            tokens[seat] = token
+        entries.append(_entry(wanted, token))
+    return entries, tokens
 
 
 def _entry(wanted: NewSeat, token: str) -> SeatEntry:
