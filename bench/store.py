@@ -118,7 +118,7 @@ class Throughput:
         return (
             f"{self.store}, {self.threads} thread(s): "
             f"{statistics.median(self.rates):6,.0f} actions/s median of {len(self.rates)} rounds, "
-            f"best {max(self.rates):,.0f} (act {self.act_ms:.2f} ms); reading a game {self.view}"
+            f"best {max(self.rates):,.0f} (play {self.act_ms:.2f} ms); reading a game {self.view}"
         )
 
 
