@@ -6,7 +6,7 @@
 For each store, in this one process:
 
 - **actions/s**: complete games of random legal moves (the engine bench's
-  player), one action per `app.act` command, the time spent in `act`
+  player), one action per `app.play` command, the time spent in `play`
   counted. The players choose from a domain table of their own, so no view
   is read between commands; reading a game (`app.state`, what a view costs)
   is timed apart. On PostgreSQL, if one thread makes less than `--target`
@@ -67,7 +67,8 @@ from service.domain.melds import MeldKind, TableMeld
 from service.domain.play import play, start
 from service.domain.rules import RuleSet
 from service.domain.state import HandEnding, HandResult, HandState, Phase, Table
-from service.game.application import NewGame, NewSeat, RummyApplication
+from service.game.application import RummyApplication
+from service.game.commands import NewGame, NewSeat
 
 NO_CACHE = {"AGGREGATE_CACHE_MAXSIZE": ""}
 """An empty size turns the library's aggregate cache off."""
@@ -117,7 +118,7 @@ class Throughput:
         return (
             f"{self.store}, {self.threads} thread(s): "
             f"{statistics.median(self.rates):6,.0f} actions/s median of {len(self.rates)} rounds, "
-            f"best {max(self.rates):,.0f} (act {self.act_ms:.2f} ms); reading a game {self.view}"
+            f"best {max(self.rates):,.0f} (play {self.act_ms:.2f} ms); reading a game {self.view}"
         )
 
 
@@ -141,7 +142,7 @@ def play_games(app: RummyApplication, actions: int, seed: str) -> tuple[int, flo
         while done < actions and not table.finished:
             seat, action = random_action(table, rng)
             began = time.perf_counter()
-            version = app.act(game_id, seat, [action])
+            version = app.play(game_id, seat, [action]).state.version
             acting += time.perf_counter() - began
             play(table, seat, [action], decks)
             done += 1
@@ -357,7 +358,7 @@ def game_of(app: RummyApplication, events: int, seed: str) -> UUID:
     version = 1
     while version < events:
         seat, action = random_action(app.state(game_id).table, rng)
-        version = app.act(game_id, seat, [action])
+        version = app.play(game_id, seat, [action]).state.version
     return game_id
 
 

@@ -1,34 +1,19 @@
-"""Opening the event store from many processes at once.
+"""Opening the event store: the application on the store the settings name.
 
-The eventsourcing library creates its table, type and insert function on
-PostgreSQL each time an application opens (`CREATE ... IF NOT EXISTS`,
-`CREATE OR REPLACE FUNCTION`). Those statements are not safe to run
-concurrently: replicas or workers starting together on one database fail
-with `duplicate key value violates unique constraint "pg_type_typname_nsp_index"`
-or `tuple concurrently updated` (seen here in 12 of 15 rounds of three
-processes starting at once, and in 11 of 15 even with the table already
-there). So every process opens the store under one PostgreSQL advisory lock
-per schema: they take turns for the few milliseconds it takes.
+On PostgreSQL every process opens the store under the schema's advisory lock
+(`service.game.postgres.schema_lock`, which says why).
 """
 
 from __future__ import annotations
 
-import hashlib
-from collections.abc import Iterator
-from contextlib import contextmanager
-
-import psycopg
-
 from service.bots.seats import BotSeats
 from service.config import Settings, Store
 from service.game.application import RummyApplication
+from service.game.errors import StoreUnavailable
+from service.game.postgres import schema_lock
 
-LOCK_WAIT_SECONDS = 60
-"""How long a process waits for another to finish opening the store."""
-
-
-class StoreUnavailable(RuntimeError):
-    """The event store cannot be opened: the service cannot start."""
+# `StoreUnavailable` lives in `service.game.errors`; `service.cli` imports it from here.
+__all__ = ["StoreUnavailable", "open_games", "prepare_store"]
 
 
 def open_games(settings: Settings) -> RummyApplication:
@@ -52,37 +37,3 @@ def prepare_store(settings: Settings) -> None:
             f"cannot open the event store ({settings.describe_store()}): "
             f"{type(error).__name__}: {error}".strip()
         ) from error
-
-
-def lock_key(settings: Settings) -> int:
-    """The advisory lock of the schema the events live in, as a signed 64-bit key."""
-    name = f"rummy-event-store:{settings.postgres_schema or 'public'}"
-    return int.from_bytes(hashlib.sha256(name.encode()).digest()[:8], "big", signed=True)
-
-
-@contextmanager
-def schema_lock(settings: Settings) -> Iterator[None]:
-    """Hold the schema's advisory lock (a session lock on a connection of its own)."""
-    try:
-        connection = psycopg.connect(
-            host=settings.postgres_host,
-            port=settings.postgres_port,
-            user=settings.postgres_user,
-            password=settings.postgres_password,
-            dbname=settings.postgres_dbname,
-            connect_timeout=settings.postgres_connect_timeout,
-            autocommit=True,
-            application_name="rummy-startup",
-        )
-    except psycopg.OperationalError as error:
-        raise StoreUnavailable(
-            f"cannot connect to {settings.describe_store()}: {str(error).strip()}"
-        ) from error
-    key = lock_key(settings)
-    with connection:
-        connection.execute(f"SET statement_timeout = '{LOCK_WAIT_SECONDS}s'")
-        connection.execute("SELECT pg_advisory_lock(%s)", (key,))
-        try:
-            yield
-        finally:
-            connection.execute("SELECT pg_advisory_unlock(%s)", (key,))

@@ -23,7 +23,7 @@ from service.config import (
     Store,
 )
 from service.game.application import RummyApplication
-from service.store import lock_key
+from service.game.postgres import lock_key
 
 TOKEN = "admin-token-for-tests-0123456789"
 METRICS_TOKEN = "metrics-token-for-tests-0123456789"

@@ -6,7 +6,7 @@ import hmac
 from uuid import UUID
 
 from service.api.errors import Forbidden, Unauthorized
-from service.game.application import GameState
+from service.game.results import GameState
 from service.game.tokens import token_game
 from service.projections.views import ADMIN, PUBLIC, Viewer
 

@@ -17,7 +17,8 @@ from service.api.docs import problems
 from service.api.errors import Forbidden, Unauthorized
 from service.api.games import Authorization, Services
 from service.domain.rules import RuleSet
-from service.game.application import FeedEntry, RummyApplication
+from service.game.application import RummyApplication
+from service.game.results import FeedEntry
 from service.game.tokens import token_game
 from service.projections.events import EventView, event_view
 from service.projections.views import ADMIN

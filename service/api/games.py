@@ -40,7 +40,9 @@ from service.domain.cards import Card
 from service.domain.errors import InvalidSeating
 from service.domain.rules import RuleSet
 from service.domain.state import Source
-from service.game.application import GameState, NewGame, NewSeat, RummyApplication
+from service.game.application import RummyApplication
+from service.game.commands import Idempotency, NewGame, NewSeat
+from service.game.results import GameState
 from service.projections.events import EventView, event_view
 from service.projections.views import GameView, Viewer, game_view
 
@@ -313,14 +315,18 @@ class GamesController(Controller):
     ) -> Response[GameView]:
         def work() -> Response[GameView]:
             body: Sequence[Action] = data if isinstance(data, list) else [data]
-            seat, after = services.games.play_as(
+            key = None if idempotency_key is None else Idempotency(idempotency_key, _digest(body))
+            played = services.games.play(
                 game_id,
                 lambda game: require_player(game, authorization, services.admin_token),
                 [_to_domain(action) for action in body],
-                idempotency=None if idempotency_key is None else (idempotency_key, _digest(body)),
+                idempotency=key,
                 expected_version=_expected_version(if_match),
             )
-            return Response(game_view(after, Viewer(seat=seat)), headers=_etag(after.version))
+            after = played.state
+            return Response(
+                game_view(after, Viewer(seat=played.seat)), headers=_etag(after.version)
+            )
 
         return await services.run(work, heavy=services.rebuilds(game_id))
 

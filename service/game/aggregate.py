@@ -57,7 +57,7 @@ class SeatEntry:
 
 
 @dataclass(frozen=True, slots=True)
-class Request:
+class IdempotentRequest:
     """An idempotent request: the seat, the client's key and a digest of its body."""
 
     seat: int
@@ -163,7 +163,9 @@ class Game(Aggregate):
         self._settle()
         return joined.seat
 
-    def act(self, seat: int, actions: Sequence[Action], request: Request | None = None) -> None:
+    def act(
+        self, seat: int, actions: Sequence[Action], request: IdempotentRequest | None = None
+    ) -> None:
         """Play `actions` in order. If one is refused the error propagates and this
         object holds a partial change: the caller must not save it (nor keep it)."""
         plain = None if request is None else request.as_plain()
@@ -173,7 +175,7 @@ class Game(Aggregate):
 
         play(self.table, seat, actions, self.decks, record)
 
-    def applied_request(self, request: Request) -> tuple[str, int] | None:
+    def applied_request(self, request: IdempotentRequest) -> tuple[str, int] | None:
         """(digest, version after it) if this idempotent request was applied before."""
         return self.requests.get(request.slot)
 

@@ -8,6 +8,9 @@ GameServiceError
 ├── IdempotencyKeyReused  idempotency_key_reused
 └── ExplicitDealForbidden explicit_deal_forbidden (a chosen deal with seats open,
                                                    without the admin token)
+
+Apart from the tree, and never an answer to a request: `StoreUnavailable`, the
+event store cannot be opened, so the service does not start.
 """
 
 from __future__ import annotations
@@ -52,3 +55,7 @@ class ExplicitDealForbidden(GameServiceError):
     token: a stranger joining would play cards its creator knows (API.md "Fairness")."""
 
     code = "explicit_deal_forbidden"
+
+
+class StoreUnavailable(RuntimeError):
+    """The event store cannot be opened: the service cannot start."""

@@ -20,7 +20,7 @@ import msgspec
 from eventsourcing.persistence import AggregateRecorder, IntegrityError, StoredEvent
 
 from service.domain.errors import IllegalMove, all_error_classes
-from service.game.aggregate import Request
+from service.game.aggregate import IdempotentRequest
 from service.game.errors import IdempotencyKeyReused
 
 TOPIC = "refusal"
@@ -35,7 +35,7 @@ class Refusal(msgspec.Struct, frozen=True):
     code: str
     message: str
 
-    def answer(self, request: Request) -> IllegalMove | IdempotencyKeyReused:
+    def answer(self, request: IdempotentRequest) -> IllegalMove | IdempotencyKeyReused:
         """The error that answers `request`: this refusal again if it is a retry of the
         same body, else `idempotency_key_reused`."""
         if request.digest != self.digest:
@@ -54,7 +54,7 @@ class RefusedBefore(Exception):
 class RefusedNow(Exception):
     """Raised in a command: the rules refuse `request` now (`error`), to be kept."""
 
-    def __init__(self, request: Request, error: IllegalMove) -> None:
+    def __init__(self, request: IdempotentRequest, error: IllegalMove) -> None:
         super().__init__(error)
         self.request = request
         self.error = error
@@ -69,12 +69,12 @@ class RefusalLog:
     def __init__(self, recorder: AggregateRecorder) -> None:
         self.recorder = recorder
 
-    def find(self, game_id: UUID, request: Request) -> Refusal | None:
+    def find(self, game_id: UUID, request: IdempotentRequest) -> Refusal | None:
         """How this seat's request with this key was refused before, if it was."""
         records = self.recorder.select_events(_record_id(game_id, request), limit=1)
         return _DECODER.decode(records[0].state) if records else None
 
-    def keep(self, game_id: UUID, request: Request, error: IllegalMove) -> Refusal:
+    def keep(self, game_id: UUID, request: IdempotentRequest, error: IllegalMove) -> Refusal:
         """Keep `error` as the outcome of `request`, unless a refusal of the same
         key is kept already (another replica's, at the same moment): the first
         one stands, and is returned."""
@@ -106,6 +106,6 @@ def refusal_error(code: str, message: str) -> IllegalMove:
     return error
 
 
-def _record_id(game_id: UUID, request: Request) -> UUID:
+def _record_id(game_id: UUID, request: IdempotentRequest) -> UUID:
     # Derived, not random: every replica finds the same record for the same key.
     return uuid5(game_id, request.slot)

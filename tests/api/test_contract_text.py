@@ -496,9 +496,9 @@ def test_events_after_n_come_in_pages_that_say_whether_more_follow() -> None:
             games.state(game_id).version < 3 * settings.events_page
         ):
             seat = table.hand.turn
-            games.act(game_id, seat, [Draw(Source.STOCK)])
+            games.play(game_id, seat, [Draw(Source.STOCK)])
             drawn = games.state(game_id).table
-            games.act(game_id, seat, [Discard(legal_moves(drawn, seat).discard[0])])
+            games.play(game_id, seat, [Discard(legal_moves(drawn, seat).discard[0])])
         version = games.state(game_id).version
         assert version > 2 * settings.events_page
         for after in (0, 5):
@@ -532,7 +532,7 @@ def test_an_events_page_is_never_older_than_its_events(monkeypatch: pytest.Monke
         read_events = games.events_after
 
         def another_writer_moves_first(*args: Any, **kwargs: Any) -> Any:
-            games.act(game_id, BOB, [Draw(Source.STOCK)])
+            games.play(game_id, BOB, [Draw(Source.STOCK)])
             return read_events(*args, **kwargs)
 
         monkeypatch.setattr(games, "events_after", another_writer_moves_first)

@@ -15,7 +15,8 @@ from service.domain.cards import Card
 from service.domain.rules import RuleSet
 from service.domain.state import Source, Status, Table
 from service.domain.turns import legal_moves
-from service.game.application import NewGame, NewSeat, RummyApplication
+from service.game.application import RummyApplication
+from service.game.commands import NewGame, NewSeat
 
 SHORT_RULES = RuleSet.from_dict({"deals": 2})
 """Two hands, so a whole game is quick yet has a second deal."""
@@ -81,7 +82,7 @@ def play(
             break
         seat, action = next_move(table, meld_from_hand)
         if act is None:
-            app.act(game_id, seat, [action])
+            app.play(game_id, seat, [action])
         else:
             act(seat, action)
         played += 1

@@ -23,7 +23,8 @@ from service.config import Settings, Store
 from service.domain import shuffle
 from service.domain.cards import FULL_DECK, card_codes
 from service.domain.rules import RuleSet
-from service.game.application import NewGame, NewSeat, RummyApplication
+from service.game.application import RummyApplication
+from service.game.commands import NewGame, NewSeat
 from service.game.tokens import hash_token
 from service.projections.audit import audit_export
 from tests.audit_stream.games import LONG_HAND_RULES, SHORT_RULES, new_game, play

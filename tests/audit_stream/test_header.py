@@ -23,7 +23,8 @@ from service.audit.verify import Outcome, Verdict, verify_export
 from service.bots.seats import BotSeats
 from service.config import Settings, Store
 from service.domain.cards import FULL_DECK
-from service.game.application import NewGame, NewSeat, RummyApplication
+from service.game.application import RummyApplication
+from service.game.commands import NewGame, NewSeat
 from service.projections.audit import AuditExport, audit_export
 from tests.audit_stream.games import LONG_HAND_RULES, SHORT_RULES, new_game, play
 from tests.audit_stream.test_tampering import rechain

@@ -26,7 +26,8 @@ from service.domain import shuffle
 from service.domain.cards import FULL_DECK
 from service.domain.errors import InvalidRules
 from service.domain.rules import RuleSet
-from service.game.application import NewGame, NewSeat, RummyApplication
+from service.game.application import RummyApplication
+from service.game.commands import NewGame, NewSeat
 from service.projections.audit import audit_export
 from tests.audit_stream.games import LONG_HAND_RULES, SHORT_RULES, new_game, play
 from tests.game.stored_events import V1, load, read

@@ -19,8 +19,9 @@ from service.domain.actions import Action, Discard, Draw, LayOff, Meld
 from service.domain.cards import Card
 from service.domain.errors import InvalidSeating
 from service.domain.state import Source, Status
-from service.game.aggregate import Request
-from service.game.application import GameState, NewGame, NewSeat, RummyApplication
+from service.game.application import RummyApplication
+from service.game.commands import Idempotency, NewGame, NewSeat
+from service.game.results import GameState
 from service.projections.events import CardDiscardedView, CardDrawnView, event_view
 from service.projections.views import Viewer, game_view
 
@@ -49,7 +50,7 @@ def human_turn(app: RummyApplication, game_id: UUID, rng: Random) -> GameState:
     hand_number = state.table.hand_number
     while True:
         action = play_random(game_view(state, Viewer(seat=HUMAN)), rng)
-        state = app.play(game_id, HUMAN, [action])
+        state = app.play(game_id, HUMAN, [action]).state
         if isinstance(action, Discard) or state.table.hand_number != hand_number:
             return state
         if state.table.status is not Status.PLAYING:
@@ -76,13 +77,13 @@ def test_a_bot_replies_within_the_command_of_the_person_before_it():
     app = memory_app()
     created = app.create_game(new_game())
     before = app.state(created.game_id).version
-    state = app.play(created.game_id, HUMAN, [Draw(Source.STOCK)])
+    state = app.play(created.game_id, HUMAN, [Draw(Source.STOCK)]).state
     assert state.table.hand is not None
     assert state.table.hand.turn == HUMAN, "still Ann's turn"
     legal = game_view(state, Viewer(seat=HUMAN)).legal
     assert legal is not None
     card = legal.discard[0]
-    after = app.play(created.game_id, HUMAN, [Discard(Card.parse(card))])
+    after = app.play(created.game_id, HUMAN, [Discard(Card.parse(card))]).state
     assert after.table.hand is not None
     assert after.table.hand.turn == HUMAN, "the bot has moved and it is Ann's turn again"
     played = moves(app, created.game_id, before)
@@ -213,9 +214,9 @@ def test_an_idempotent_retry_answers_with_the_bots_reply_too():
     legal = game_view(app.state(game_id), Viewer(seat=HUMAN)).legal
     assert legal is not None
     discard = [Discard(Card.parse(legal.discard[0]))]
-    request = Request(seat=HUMAN, key="k-1", digest="d-1")
-    first = app.play(game_id, HUMAN, discard, request=request)
-    retried = app.play(game_id, HUMAN, discard, request=request)
+    request = Idempotency(key="k-1", digest="d-1")
+    first = app.play(game_id, HUMAN, discard, idempotency=request).state
+    retried = app.play(game_id, HUMAN, discard, idempotency=request).state
     assert retried.version == first.version == app.state(game_id).version
     assert moves(app, game_id)[-1] == ("card_discarded", BOT)
 

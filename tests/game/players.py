@@ -20,7 +20,10 @@ from service.domain.cards import FULL_DECK, Card
 from service.domain.rules import RuleSet
 from service.domain.state import Source, Status, Table
 from service.domain.turns import legal_moves
-from service.game.application import GameState, RummyApplication
+from service.game.aggregate import IdempotentRequest
+from service.game.application import RummyApplication
+from service.game.commands import Idempotency
+from service.game.results import GameState
 from tests.domain.tables import cards, deck_for
 
 STOCK = Draw(Source.STOCK)
@@ -91,12 +94,31 @@ class Player:
         return self.rng.choice(discards or moves)
 
 
+def act(
+    app: RummyApplication,
+    game_id: UUID,
+    seat: int,
+    actions: Sequence[Action],
+    *,
+    request: IdempotentRequest | None = None,
+    expected_version: int | None = None,
+) -> int:
+    """`app.play` for `seat`, as its idempotent `request` if given; the version after it
+    (most tests need no more)."""
+    assert request is None or request.seat == seat, "a request is its own seat's"
+    idempotency = None if request is None else Idempotency(request.key, request.digest)
+    played = app.play(
+        game_id, seat, actions, idempotency=idempotency, expected_version=expected_version
+    )
+    return played.state.version
+
+
 def play_moves(app: RummyApplication, game_id: UUID, player: Player, moves: int = 1) -> GameState:
     """Play `moves` commands of one move each, for whoever is to move; the game after."""
     for _ in range(moves):
         state = app.state(game_id)
         seat = to_move(state.table)
-        app.act(game_id, seat, [player.move(state.table, seat)])
+        act(app, game_id, seat, [player.move(state.table, seat)])
     return app.state(game_id)
 
 
@@ -129,7 +151,7 @@ def play_to_end(
             return played
         seat = to_move(state.table)
         action = player.move(state.table, seat)
-        version = app.act(game_id, seat, [action])
+        version = act(app, game_id, seat, [action])
         state = app.state(game_id)
         assert state.version == version, "act returns the version it left"
         played.states[version] = state

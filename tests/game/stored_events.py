@@ -34,10 +34,11 @@ from eventsourcing.persistence import StoredEvent
 
 from service.domain.actions import Action, Discard, LayOff, Meld
 from service.domain.cards import FULL_DECK, Card
-from service.game.aggregate import Request
-from service.game.application import NewGame, NewSeat, RummyApplication
+from service.game.aggregate import IdempotentRequest
+from service.game.application import RummyApplication
+from service.game.commands import NewGame, NewSeat
 from tests.domain.tables import cards, deck_for
-from tests.game.players import DISCARD, STOCK, with_rules
+from tests.game.players import DISCARD, STOCK, act, with_rules
 
 FIXTURES = Path(__file__).parent / "fixtures"
 V1 = FIXTURES / "stored_events_v1.json"
@@ -95,8 +96,10 @@ def play_fixture_game(app: RummyApplication) -> UUID:
     ).game_id
     app.join_game(game_id, NewSeat("bob"))
     for seat, actions, key in COMMANDS:
-        request = None if key is None else Request(seat=seat, key=key, digest=f"sha256:{key}")
-        app.act(game_id, seat, actions, request=request)
+        request = (
+            None if key is None else IdempotentRequest(seat=seat, key=key, digest=f"sha256:{key}")
+        )
+        act(app, game_id, seat, actions, request=request)
     return game_id
 
 

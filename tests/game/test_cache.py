@@ -15,10 +15,12 @@ import pytest
 
 from service.domain.errors import IllegalMove
 from service.domain.turns import is_legal
-from service.game.aggregate import Request
-from service.game.application import GameState, NewGame, NewSeat, RummyApplication
+from service.game.aggregate import IdempotentRequest
+from service.game.application import RummyApplication
+from service.game.commands import NewGame, NewSeat
 from service.game.errors import VersionConflict
-from tests.game.players import STOCK, Player, play_moves, to_move, with_rules
+from service.game.results import GameState
+from tests.game.players import STOCK, Player, act, play_moves, to_move, with_rules
 from tests.game.stores import StoreUnderTest
 
 
@@ -47,7 +49,7 @@ def test_a_move_only_the_stored_game_allows_is_accepted_from_a_stale_cache(stale
     move = Player(random.Random(1)).move(latest.table, seat)
     assert not is_legal(cached.table, seat, move), "the cached version would refuse it"
 
-    version = behind.act(game_id, seat, [move])
+    version = act(behind, game_id, seat, [move])
 
     assert version == latest.version + 1
     assert ahead.state(game_id) == behind.state(game_id)
@@ -60,8 +62,8 @@ def test_if_match_is_checked_against_the_stored_version_not_the_cached_one(stale
     move = Player(random.Random(2)).move(latest.table, seat)
 
     with pytest.raises(VersionConflict):
-        behind.act(game_id, seat, [move], expected_version=cached.version)
-    assert behind.act(game_id, seat, [move], expected_version=latest.version) > latest.version
+        act(behind, game_id, seat, [move], expected_version=cached.version)
+    assert act(behind, game_id, seat, [move], expected_version=latest.version) > latest.version
 
 
 def test_a_request_applied_elsewhere_is_answered_not_applied_again_from_a_stale_cache(
@@ -71,10 +73,10 @@ def test_a_request_applied_elsewhere_is_answered_not_applied_again_from_a_stale_
     game_id = _game(ahead)
     behind.state(game_id)
     seat = to_move(ahead.state(game_id).table)
-    request = Request(seat=seat, key="draw-1", digest="draw from the stock")
-    first = ahead.act(game_id, seat, [STOCK], request=request)
+    request = IdempotentRequest(seat=seat, key="draw-1", digest="draw from the stock")
+    first = act(ahead, game_id, seat, [STOCK], request=request)
 
-    again = behind.act(game_id, seat, [STOCK], request=request)
+    again = act(behind, game_id, seat, [STOCK], request=request)
 
     assert again == first
     assert len(ahead.events_after(game_id)) == first
@@ -95,7 +97,7 @@ def test_a_game_read_once_is_not_changed_by_later_commands(shared_store: StoreUn
 
     after = play_moves(app, game_id, Player(random.Random(3)), 6)
     with pytest.raises(IllegalMove):
-        app.act(game_id, (to_move(after.table) + 1) % 2, [STOCK])
+        act(app, game_id, (to_move(after.table) + 1) % 2, [STOCK])
 
     assert before == app.state(game_id, version=before.version)
     assert before.table.hand is not None

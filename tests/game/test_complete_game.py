@@ -10,13 +10,15 @@ from service.domain.cards import card_codes
 from service.domain.errors import GameFull, GameNotStarted, GameOver
 from service.domain.shuffle import deck_order
 from service.domain.state import Status
-from service.game.application import NewGame, NewSeat, RummyApplication
+from service.game.application import RummyApplication
+from service.game.commands import NewGame, NewSeat
 from service.game.events import GameFinished, HandDealt, HandEnded, PlayerJoined
 from tests.game.players import (
     DECK,
     GO_OUT,
     SEAT_0_HAND_VALUE,
     STOCK,
+    act,
     check_cards_conserved,
     play_to_end,
     with_rules,
@@ -78,7 +80,7 @@ def test_a_game_with_open_seats_deals_when_the_last_seat_is_joined(app: RummyApp
     assert waiting.table.status is Status.WAITING
     assert waiting.seats[1] is None
     with pytest.raises(GameNotStarted) as refused:
-        app.act(created.game_id, 0, [STOCK])
+        act(app, created.game_id, 0, [STOCK])
     assert refused.value.code == "game_not_started"
 
     bob = app.join_game(created.game_id, NewSeat("bob", client_seed="b0b"))
@@ -117,7 +119,7 @@ def test_a_finished_game_refuses_every_move(app: RummyApplication):
             dealer=0,
         )
     )
-    version = app.act(created.game_id, 1, GO_OUT)
+    version = act(app, created.game_id, 1, GO_OUT)
     final = app.state(created.game_id)
     assert final.version == version
     assert final.table.status is Status.FINISHED
@@ -129,6 +131,6 @@ def test_a_finished_game_refuses_every_move(app: RummyApplication):
     assert isinstance(finished, GameFinished)
     for seat in (0, 1):
         with pytest.raises(GameOver) as over:
-            app.act(created.game_id, seat, [STOCK])
+            act(app, created.game_id, seat, [STOCK])
         assert over.value.code == "game_over"
     assert app.state(created.game_id).version == version

@@ -18,11 +18,13 @@ import pytest
 from eventsourcing.persistence import IntegrityError
 
 from service.domain.errors import IllegalMove
-from service.game.aggregate import Request
-from service.game.application import WRITE_ATTEMPTS, NewGame, NewSeat, RummyApplication
+from service.game.aggregate import IdempotentRequest
+from service.game.application import RummyApplication
+from service.game.commands import NewGame, NewSeat
 from service.game.errors import WriteConflict
 from service.game.events import GameEvent, HandDealt
-from tests.game.players import Player, play_moves, to_move, with_rules
+from service.game.unit import WRITE_ATTEMPTS
+from tests.game.players import Player, act, play_moves, to_move, with_rules
 from tests.game.stores import StoreUnderTest
 
 pytestmark = pytest.mark.postgres
@@ -62,10 +64,10 @@ class Race:
         outcomes = [Outcome(f"app{n}-round{round_}") for n in range(len(self.apps))]
 
         def send(app: RummyApplication, outcome: Outcome) -> None:
-            request = Request(seat=seat, key=outcome.key, digest="same command")
+            request = IdempotentRequest(seat=seat, key=outcome.key, digest="same command")
             barrier.wait()
             try:
-                outcome.version = app.act(self.game_id, seat, actions, request=request)
+                outcome.version = act(app, self.game_id, seat, actions, request=request)
             except IllegalMove as refused:
                 outcome.refused = refused.code
             except WriteConflict as conflict:
@@ -157,9 +159,9 @@ def test_a_stale_cached_game_is_brought_up_to_date_before_a_command(
     stale_seat = to_move(cached.table)
     stale_move = player.move(cached.table, stale_seat)
     with pytest.raises(IllegalMove):
-        behind.act(game_id, stale_seat, [stale_move])
+        act(behind, game_id, stale_seat, [stale_move])
     seat = to_move(latest.table)
-    version = behind.act(game_id, seat, [player.move(latest.table, seat)])
+    version = act(behind, game_id, seat, [player.move(latest.table, seat)])
 
     assert version > latest.version
     assert ahead.state(game_id) == behind.state(game_id)
@@ -195,7 +197,7 @@ def test_a_join_that_loses_its_races_retries_and_conflicts_only_when_all_are_los
         assert joined.seat == WRITE_ATTEMPTS
         names = [seat.name if seat else None for seat in quick.state(game_id).seats]
         assert names[-1] == "slow"
-        assert quick.seat_of(game_id, joined.token) == joined.seat
+        assert quick.state(game_id).seat_of(joined.token) == joined.seat
     else:
         with pytest.raises(WriteConflict):
             slow.join_game(game_id, NewSeat("slow"))

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import random
 
-from service.game.aggregate import Request
-from service.game.application import NewGame, NewSeat, RummyApplication
+from service.game.aggregate import IdempotentRequest
+from service.game.application import RummyApplication
+from service.game.commands import NewGame, NewSeat
 from service.game.events import (
     CardDiscarded,
     CardDrawn,
@@ -19,7 +20,7 @@ from service.game.events import (
     PlayerJoined,
     StockRecycled,
 )
-from tests.game.players import Player, to_move, with_rules
+from tests.game.players import Player, act, to_move, with_rules
 
 SYSTEM_EVENTS = (HandDealt, HandEnded, GameFinished)
 PLAYER_EVENTS = (CardDrawn, MeldLaid, CardLaidOff, CardDiscarded, StockRecycled)
@@ -37,14 +38,14 @@ def test_each_event_records_the_acting_seat_and_its_request(app: RummyApplicatio
     game_id = created.game_id
     app.join_game(game_id, NewSeat("bob"))
     player = Player(random.Random(11))
-    caused: dict[int, tuple[int, Request | None]] = {}
+    caused: dict[int, tuple[int, IdempotentRequest | None]] = {}
     """version → (seat, request) of the command whose events end there."""
     number = 0
     while not (state := app.state(game_id)).table.finished:
         seat = to_move(state.table)
         number += 1
-        request = Request(seat, f"c{number}", f"d{number}") if number % 2 else None
-        version = app.act(game_id, seat, [player.move(state.table, seat)], request=request)
+        request = IdempotentRequest(seat, f"c{number}", f"d{number}") if number % 2 else None
+        version = act(app, game_id, seat, [player.move(state.table, seat)], request=request)
         for made in range(state.version + 1, version + 1):
             caused[made] = (seat, request)
 

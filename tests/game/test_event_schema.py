@@ -22,9 +22,10 @@ from service.domain.fairness import DealMode
 from service.domain.state import HandEnding, Status
 from service.game import events
 from service.game.aggregate import Game
-from service.game.application import NewGame, NewSeat, RummyApplication
+from service.game.application import RummyApplication
+from service.game.commands import NewGame, NewSeat
 from service.game.topics import MOVED
-from tests.game.players import STOCK
+from tests.game.players import STOCK, act
 from tests.game.stored_events import SEED, V1, V2, load, read
 
 FIXTURES = [pytest.param(V1, id="v1"), pytest.param(V2, id="v2")]
@@ -86,7 +87,7 @@ def test_a_game_stored_by_earlier_code_rebuilds_to_the_same_result(
     assert state.explicit_decks == 2
     assert state.deal is DealMode.EXPLICIT, "decks were given"
     with pytest.raises(GameOver):
-        fresh_app.act(game_id, 1, [STOCK])
+        act(fresh_app, game_id, 1, [STOCK])
 
 
 @pytest.mark.parametrize("path", FIXTURES)

@@ -21,7 +21,8 @@ from service.domain.errors import ClientSeedNotUsed
 from service.domain.fairness import DealMode, is_server_seed
 from service.domain.shuffle import deck_order
 from service.game import application
-from service.game.application import NewGame, NewSeat, RummyApplication
+from service.game.application import RummyApplication
+from service.game.commands import NewGame, NewSeat
 from service.game.errors import ExplicitDealForbidden
 from service.game.events import HandDealt
 from service.game.tokens import new_seed

@@ -10,10 +10,11 @@ from service.domain.actions import Action, Discard
 from service.domain.cards import Card
 from service.domain.errors import NotYourTurn, WrongPhase
 from service.domain.turns import is_legal
-from service.game.aggregate import Request
-from service.game.application import NewGame, NewSeat, RummyApplication
+from service.game.aggregate import IdempotentRequest
+from service.game.application import RummyApplication
+from service.game.commands import NewGame, NewSeat
 from service.game.errors import IdempotencyKeyReused, VersionConflict
-from tests.game.players import DECK, STOCK
+from tests.game.players import DECK, STOCK, act
 from tests.game.stores import StoreUnderTest
 
 TURN: list[Action] = [STOCK, Discard(Card.parse("5S"))]
@@ -28,11 +29,11 @@ def new_game(app: RummyApplication):
 
 def test_the_same_request_twice_applies_once_and_returns_the_same_version(app: RummyApplication):
     game_id = new_game(app)
-    request = Request(seat=1, key="turn-1", digest="d1")
-    first = app.act(game_id, 1, TURN, request=request)
+    request = IdempotentRequest(seat=1, key="turn-1", digest="d1")
+    first = act(app, game_id, 1, TURN, request=request)
     stored = app.events_after(game_id)
 
-    again = app.act(game_id, 1, TURN, request=request)
+    again = act(app, game_id, 1, TURN, request=request)
 
     assert again == first
     assert app.events_after(game_id) == stored
@@ -42,13 +43,13 @@ def test_a_request_repeated_after_the_game_moved_on_still_returns_its_version(
     app: RummyApplication,
 ):
     game_id = new_game(app)
-    request = Request(seat=1, key="turn-1", digest="d1")
-    first = app.act(game_id, 1, TURN, request=request)
-    later = app.act(game_id, 0, [STOCK])
+    request = IdempotentRequest(seat=1, key="turn-1", digest="d1")
+    first = act(app, game_id, 1, TURN, request=request)
+    later = act(app, game_id, 0, [STOCK])
     stored = app.events_after(game_id)
 
     # Even with an If-Match that is stale by now: the retry is answered, not refused.
-    again = app.act(game_id, 1, TURN, request=request, expected_version=first)
+    again = act(app, game_id, 1, TURN, request=request, expected_version=first)
 
     assert again == first < later
     assert app.events_after(game_id) == stored
@@ -56,11 +57,11 @@ def test_a_request_repeated_after_the_game_moved_on_still_returns_its_version(
 
 def test_the_same_key_with_a_different_body_is_refused(app: RummyApplication):
     game_id = new_game(app)
-    app.act(game_id, 1, TURN, request=Request(seat=1, key="k", digest="d1"))
+    act(app, game_id, 1, TURN, request=IdempotentRequest(seat=1, key="k", digest="d1"))
     stored = app.events_after(game_id)
 
     with pytest.raises(IdempotencyKeyReused) as reused:
-        app.act(game_id, 1, [STOCK], request=Request(seat=1, key="k", digest="d2"))
+        act(app, game_id, 1, [STOCK], request=IdempotentRequest(seat=1, key="k", digest="d2"))
 
     assert reused.value.code == "idempotency_key_reused"
     assert app.events_after(game_id) == stored
@@ -68,9 +69,9 @@ def test_the_same_key_with_a_different_body_is_refused(app: RummyApplication):
 
 def test_the_same_key_from_another_seat_is_another_request(app: RummyApplication):
     game_id = new_game(app)
-    first = app.act(game_id, 1, TURN, request=Request(seat=1, key="k", digest="d"))
+    first = act(app, game_id, 1, TURN, request=IdempotentRequest(seat=1, key="k", digest="d"))
 
-    second = app.act(game_id, 0, [STOCK], request=Request(seat=0, key="k", digest="d"))
+    second = act(app, game_id, 0, [STOCK], request=IdempotentRequest(seat=0, key="k", digest="d"))
 
     assert second == first + 1
     assert app.state(game_id).version == second
@@ -80,30 +81,38 @@ def test_a_refused_request_repeated_after_the_game_moved_on_is_refused_alike(
     app: RummyApplication,
 ):
     game_id = new_game(app)
-    early = Request(seat=0, key="k", digest="draw")
+    early = IdempotentRequest(seat=0, key="k", digest="draw")
     with pytest.raises(NotYourTurn) as first:
-        app.act(game_id, 0, [STOCK], request=early)
-    app.act(game_id, 1, TURN)
+        act(app, game_id, 0, [STOCK], request=early)
+    act(app, game_id, 1, TURN)
     stored = app.events_after(game_id)
     assert is_legal(app.state(game_id).table, 0, STOCK), "now the same draw would be legal"
 
     with pytest.raises(NotYourTurn) as again:
-        app.act(game_id, 0, [STOCK], request=early)
+        act(app, game_id, 0, [STOCK], request=early)
 
     assert again.value.message == first.value.message
     assert app.events_after(game_id) == stored
     # Another key is another request: the draw itself was never barred.
-    assert app.act(game_id, 0, [STOCK], request=Request(0, "k2", "draw")) == len(stored) + 1
+    assert (
+        act(app, game_id, 0, [STOCK], request=IdempotentRequest(0, "k2", "draw")) == len(stored) + 1
+    )
 
 
 def test_a_refused_key_may_not_be_reused_for_a_different_request(app: RummyApplication):
     game_id = new_game(app)
     with pytest.raises(WrongPhase):
-        app.act(game_id, 1, TURN[1:], request=Request(seat=1, key="k", digest="discard first"))
+        act(
+            app,
+            game_id,
+            1,
+            TURN[1:],
+            request=IdempotentRequest(seat=1, key="k", digest="discard first"),
+        )
     stored = app.events_after(game_id)
 
     with pytest.raises(IdempotencyKeyReused):
-        app.act(game_id, 1, TURN, request=Request(seat=1, key="k", digest="whole turn"))
+        act(app, game_id, 1, TURN, request=IdempotentRequest(seat=1, key="k", digest="whole turn"))
 
     assert app.events_after(game_id) == stored
 
@@ -126,15 +135,15 @@ def test_a_refusal_is_not_kept_without_a_key_and_a_stale_if_match_is_not_kept_at
 ):
     game_id = new_game(app)
     written = count_kept(app, monkeypatch)
-    request = Request(seat=1, key="k", digest="turn")
+    request = IdempotentRequest(seat=1, key="k", digest="turn")
     with pytest.raises(NotYourTurn):
-        app.act(game_id, 0, [STOCK])
+        act(app, game_id, 0, [STOCK])
     with pytest.raises(VersionConflict):
-        app.act(game_id, 1, TURN, request=request, expected_version=0)
+        act(app, game_id, 1, TURN, request=request, expected_version=0)
 
     assert written == []
     # A stale If-Match is a precondition of the moment, not the request's outcome.
-    assert app.act(game_id, 1, TURN, request=request) == 4
+    assert act(app, game_id, 1, TURN, request=request) == 4
 
 
 def test_a_refusal_is_kept_once_however_often_it_is_retried(
@@ -142,13 +151,13 @@ def test_a_refusal_is_kept_once_however_often_it_is_retried(
 ):
     game_id = new_game(app)
     written = count_kept(app, monkeypatch)
-    request = Request(seat=0, key="k", digest="draw")
+    request = IdempotentRequest(seat=0, key="k", digest="draw")
     for _ in range(3):
         with pytest.raises(NotYourTurn):
-            app.act(game_id, 0, [STOCK], request=request)
-    app.act(game_id, 1, TURN)
+            act(app, game_id, 0, [STOCK], request=request)
+    act(app, game_id, 1, TURN)
     with pytest.raises(NotYourTurn):
-        app.act(game_id, 0, [STOCK], request=request)
+        act(app, game_id, 0, [STOCK], request=request)
 
     assert len(written) == 1
 
@@ -156,15 +165,15 @@ def test_a_refusal_is_kept_once_however_often_it_is_retried(
 def test_a_refusal_holds_on_every_replica_and_after_a_restart(shared_store: StoreUnderTest):
     first = shared_store.app()
     game_id = new_game(first)
-    early = Request(seat=0, key="k", digest="draw")
+    early = IdempotentRequest(seat=0, key="k", digest="draw")
     with pytest.raises(NotYourTurn):
-        first.act(game_id, 0, [STOCK], request=early)
-    first.act(game_id, 1, TURN)
+        act(first, game_id, 0, [STOCK], request=early)
+    act(first, game_id, 1, TURN)
     first.close()
 
     other = shared_store.app()
     with pytest.raises(NotYourTurn):
-        other.act(game_id, 0, [STOCK], request=early)
+        act(other, game_id, 0, [STOCK], request=early)
     assert other.state(game_id).version == 4
 
 
@@ -172,11 +181,11 @@ def test_only_a_refusal_by_the_game_as_stored_is_kept(shared_store: StoreUnderTe
     ahead, behind = shared_store.app(), shared_store.app()
     game_id = new_game(ahead)
     behind.state(game_id)  # behind caches the game with seat 1 to move
-    ahead.act(game_id, 1, TURN)
-    request = Request(seat=0, key="k", digest="draw")
+    act(ahead, game_id, 1, TURN)
+    request = IdempotentRequest(seat=0, key="k", digest="draw")
 
     # On behind's cached copy it is not seat 0's turn; as stored, it is.
-    assert behind.act(game_id, 0, [STOCK], request=request) == 5
+    assert act(behind, game_id, 0, [STOCK], request=request) == 5
 
     assert behind.refusals.find(game_id, request) is None
     assert ahead.state(game_id).version == 5
@@ -184,7 +193,7 @@ def test_only_a_refusal_by_the_game_as_stored_is_kept(shared_store: StoreUnderTe
 
 def test_the_first_refusal_kept_for_a_key_stands(app: RummyApplication):
     game_id = new_game(app)
-    request = Request(seat=0, key="k", digest="draw")
+    request = IdempotentRequest(seat=0, key="k", digest="draw")
     kept = app.refusals.keep(game_id, request, NotYourTurn("first"))
 
     again = app.refusals.keep(game_id, request, WrongPhase("second"))

@@ -20,9 +20,10 @@ from uuid import UUID
 import pytest
 from eventsourcing.persistence import IntegrityError
 
-from service.game.application import NewGame, NewSeat, RummyApplication
+from service.game.application import RummyApplication
+from service.game.commands import NewGame, NewSeat
 from service.game.errors import VersionConflict
-from tests.game.players import STOCK, to_move, with_rules
+from tests.game.players import STOCK, act, to_move, with_rules
 from tests.game.stores import StoreUnderTest
 
 TWO = NewGame(seats=[NewSeat("ann"), NewSeat("bob")], rules=with_rules(target=500), seed="r")
@@ -61,7 +62,7 @@ def test_an_action_whose_reply_was_lost_is_answered_once_applied(store: StoreUnd
     seat = to_move(before.table)
 
     with replies_lost(app) as lost:
-        version = app.act(game_id, seat, [STOCK], expected_version=before.version)
+        version = act(app, game_id, seat, [STOCK], expected_version=before.version)
 
     assert lost, "the reply was lost"
     after = app.state(game_id)
@@ -91,9 +92,9 @@ def test_another_commands_events_at_those_versions_are_still_a_conflict(
     game_id = ahead.create_game(TWO).game_id
     cached = behind.state(game_id)
     seat = to_move(cached.table)
-    ahead.act(game_id, seat, [STOCK])
+    act(ahead, game_id, seat, [STOCK])
 
     # behind's copy is stale: its save meets ahead's events, not its own.
     with pytest.raises(VersionConflict):
-        behind.act(game_id, seat, [STOCK], expected_version=cached.version)
+        act(behind, game_id, seat, [STOCK], expected_version=cached.version)
     assert _stored_versions(ahead, game_id) == list(range(1, cached.version + 2))

@@ -11,7 +11,7 @@ from eventsourcing.postgres import PostgresApplicationRecorder
 from eventsourcing.utils import get_topic
 from psycopg import sql
 
-from service.game.application import NewGame, NewSeat
+from service.game.commands import NewGame, NewSeat
 from service.game.postgres import LockedInsertRecorder
 from tests.game.players import Player, play_moves
 from tests.game.stores import StoreUnderTest

@@ -40,9 +40,11 @@ from service.domain.rules import (
     Scoring,
 )
 from service.domain.state import Status, Table
-from service.game.application import GameState, NewGame, NewSeat, RummyApplication
+from service.game.application import RummyApplication
+from service.game.commands import NewGame, NewSeat
 from service.game.events import GameCreated, GameEvent
-from tests.game.players import Player, check_cards_conserved, to_move
+from service.game.results import GameState
+from tests.game.players import Player, act, check_cards_conserved, to_move
 from tests.game.stores import StoreUnderTest
 
 
@@ -170,7 +172,7 @@ def check_replays(app: RummyApplication, setup: Setup) -> None:
     assert state.table == twin.first
     live: dict[int, GameState] = {state.version: state}
     for seat, actions, table in twin.commands:
-        version = app.act(game_id, seat, actions)
+        version = act(app, game_id, seat, actions)
         state = app.state(game_id)
         assert state.version == version
         assert state.table == table, f"live state and domain twin part at version {version}"

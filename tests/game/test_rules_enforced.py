@@ -11,7 +11,8 @@ from service.domain.actions import Action, Discard, LayOff, Meld
 from service.domain.cards import Card
 from service.domain.errors import HandOver, IllegalMove
 from service.domain.rules import RuleSet
-from service.game.application import NewGame, NewSeat, RummyApplication
+from service.game.application import RummyApplication
+from service.game.commands import NewGame, NewSeat
 from tests.domain.tables import cards
 from tests.game.players import (
     CLUB_RUN,
@@ -21,6 +22,7 @@ from tests.game.players import (
     HEART_RUN,
     SPADE_RUN,
     STOCK,
+    act,
     with_rules,
 )
 
@@ -97,12 +99,12 @@ def test_an_illegal_command_is_refused_with_its_code_and_stores_nothing(
     )
     game_id = created.game_id
     for seat, actions in refusal.before:
-        app.act(game_id, seat, actions)
+        act(app, game_id, seat, actions)
     events_before = app.events_after(game_id)
     state_before = app.state(game_id)
 
     with pytest.raises(IllegalMove) as refused:
-        app.act(game_id, refusal.seat, refusal.actions)
+        act(app, game_id, refusal.seat, refusal.actions)
 
     assert refused.value.code == refusal.code
     assert refused.value.message
@@ -111,7 +113,7 @@ def test_an_illegal_command_is_refused_with_its_code_and_stores_nothing(
     assert after.version == state_before.version
     assert after.table == state_before.table
     # And the same game still takes a legal command.
-    app.act(game_id, 1 if not refusal.before else 0, [STOCK])
+    act(app, game_id, 1 if not refusal.before else 0, [STOCK])
 
 
 def test_the_moves_before_an_illegal_one_in_a_list_are_not_kept(app: RummyApplication):
@@ -125,10 +127,10 @@ def test_the_moves_before_an_illegal_one_in_a_list_are_not_kept(app: RummyApplic
     )
     version = created.version
     with pytest.raises(HandOver):
-        app.act(created.game_id, 1, [*GO_OUT, STOCK])
+        act(app, created.game_id, 1, [*GO_OUT, STOCK])
     assert app.state(created.game_id).version == version
     assert len(app.events_after(created.game_id)) == version
     # Without the extra draw the same list goes out and deals hand 2.
-    after = app.act(created.game_id, 1, GO_OUT)
+    after = act(app, created.game_id, 1, GO_OUT)
     assert app.state(created.game_id).table.hand_number == 2
     assert after == len(app.events_after(created.game_id))

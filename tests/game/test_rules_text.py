@@ -12,8 +12,9 @@ from service.domain.actions import Discard
 from service.domain.cards import FULL_DECK
 from service.domain.errors import InvalidRules
 from service.domain.state import HandEnding
-from service.game.application import NewGame, NewSeat, RummyApplication
-from tests.game.players import STOCK, with_rules
+from service.game.application import RummyApplication
+from service.game.commands import NewGame, NewSeat
+from tests.game.players import STOCK, act, with_rules
 
 # FULL_DECK is clubs A-K, diamonds, hearts, spades: deck[20] is the 8D, deck[21] the 9D.
 DECK = FULL_DECK
@@ -56,7 +57,7 @@ def test_the_deal_passes_on_after_a_void_hand_in_a_stored_game(app: RummyApplica
         )
     )
     # Seat 1 draws the 9D (deck[21]) and discards it.
-    app.act(created.game_id, 1, [STOCK, Discard(DECK[21])])
+    act(app, created.game_id, 1, [STOCK, Discard(DECK[21])])
     table = app.state(created.game_id).table
     assert table.last_hand is not None
     assert (table.last_hand.how, table.last_hand.points) == (HandEnding.TURN_CAP, (0, 0))

@@ -6,8 +6,10 @@ import dataclasses
 import hashlib
 
 from service.domain.shuffle import commitment
-from service.game.application import GameState, NewGame, NewSeat, RummyApplication
+from service.game.application import RummyApplication
+from service.game.commands import NewGame, NewSeat
 from service.game.events import GameCreated, PlayerJoined
+from service.game.results import GameState
 from service.game.tokens import hash_token
 
 
@@ -27,11 +29,11 @@ def test_each_token_finds_its_own_seat_and_no_other(app: RummyApplication):
     assert len(set(tokens.values())) == 3
 
     for seat, token in tokens.items():
-        assert app.seat_of(created.game_id, token) == seat
-    assert app.seat_of(created.game_id, "not-a-token") is None
-    assert app.seat_of(created.game_id, hash_token(tokens[0])) is None, "the hash is no token"
+        assert app.state(created.game_id).seat_of(token) == seat
+    assert app.state(created.game_id).seat_of("not-a-token") is None
+    assert app.state(created.game_id).seat_of(hash_token(tokens[0])) is None, "the hash is no token"
     other = app.create_game(NewGame(seats=[NewSeat("x"), NewSeat("y")]))
-    assert app.seat_of(other.game_id, tokens[0]) is None
+    assert app.state(other.game_id).seat_of(tokens[0]) is None
 
 
 def test_only_token_hashes_are_stored_and_no_state_shows_either(app: RummyApplication):

@@ -9,9 +9,11 @@ from eventsourcing.persistence import IntegrityError
 
 from service.domain.actions import Discard
 from service.domain.cards import Card
-from service.game.application import WRITE_ATTEMPTS, NewGame, NewSeat, RummyApplication
+from service.game.application import RummyApplication
+from service.game.commands import NewGame, NewSeat
 from service.game.errors import GameNotFound, VersionConflict, VersionNotFound, WriteConflict
-from tests.game.players import DECK, STOCK
+from service.game.unit import WRITE_ATTEMPTS
+from tests.game.players import DECK, STOCK, act
 
 
 def new_game(app: RummyApplication, seats=None):
@@ -24,21 +26,21 @@ def new_game(app: RummyApplication, seats=None):
 def test_a_command_with_a_stale_expected_version_is_refused(app: RummyApplication):
     game_id = new_game(app)
     version = app.state(game_id).version
-    after = app.act(game_id, 1, [STOCK], expected_version=version)
+    after = act(app, game_id, 1, [STOCK], expected_version=version)
     stored = app.events_after(game_id)
 
     with pytest.raises(VersionConflict) as conflict:
-        app.act(game_id, 1, [Discard(Card.parse("5S"))], expected_version=version)
+        act(app, game_id, 1, [Discard(Card.parse("5S"))], expected_version=version)
 
     assert conflict.value.code == "version_conflict"
     assert app.events_after(game_id) == stored
-    assert app.act(game_id, 1, [Discard(Card.parse("5S"))], expected_version=after) == after + 1
+    assert act(app, game_id, 1, [Discard(Card.parse("5S"))], expected_version=after) == after + 1
 
 
 def test_the_game_can_be_read_at_every_version_and_no_other(app: RummyApplication):
     game_id = new_game(app)
-    app.act(game_id, 1, [STOCK])
-    app.act(game_id, 1, [Discard(Card.parse("5S"))])
+    act(app, game_id, 1, [STOCK])
+    act(app, game_id, 1, [Discard(Card.parse("5S"))])
     latest = app.state(game_id).version
     assert latest == 4
 
@@ -58,7 +60,7 @@ def test_the_game_can_be_read_at_every_version_and_no_other(app: RummyApplicatio
 
 def test_the_events_after_a_version_are_the_rest_in_order(app: RummyApplication):
     game_id = new_game(app)
-    app.act(game_id, 1, [STOCK, Discard(Card.parse("5S"))])
+    act(app, game_id, 1, [STOCK, Discard(Card.parse("5S"))])
     every = app.events_after(game_id)
     assert [event.originator_version for event in every] == [1, 2, 3, 4]
     assert app.events_after(game_id, 2) == every[2:]
@@ -72,9 +74,9 @@ def test_an_unknown_game_is_not_found_by_any_command_or_query(app: RummyApplicat
         "state": lambda: app.state(unknown),
         "state at a version": lambda: app.state(unknown, version=1),
         "events": lambda: app.events_after(unknown),
-        "act": lambda: app.act(unknown, 0, [STOCK]),
+        "act": lambda: act(app, unknown, 0, [STOCK]),
         "join": lambda: app.join_game(unknown, NewSeat("x")),
-        "seat_of": lambda: app.seat_of(unknown, "token"),
+        "seat_of": lambda: app.state(unknown).seat_of("token"),
     }
     for name, call in calls.items():
         with pytest.raises(GameNotFound) as not_found:
@@ -103,7 +105,7 @@ def test_a_lost_write_race_is_retried(app: RummyApplication, monkeypatch: pytest
     racing = LosesRaces(app, WRITE_ATTEMPTS - 1)
     monkeypatch.setattr(app, "save", racing)
 
-    version = app.act(game_id, 1, [STOCK])
+    version = act(app, game_id, 1, [STOCK])
 
     assert racing.calls == WRITE_ATTEMPTS
     assert version == app.state(game_id).version == 3
@@ -119,7 +121,7 @@ def test_write_conflict_comes_only_after_every_retry(
     monkeypatch.setattr(app, "save", racing)
 
     with pytest.raises(WriteConflict) as act_conflict:
-        app.act(playing, 1, [STOCK])
+        act(app, playing, 1, [STOCK])
     assert racing.calls == WRITE_ATTEMPTS
     with pytest.raises(WriteConflict) as join_conflict:
         app.join_game(lobby, NewSeat("bob"))

@@ -1,7 +1,7 @@
 """Many processes opening one PostgreSQL store at once, as replicas and
 workers do when a Deployment starts.
 
-Without `service.store`'s advisory lock the library's table set-up races:
+Without the advisory lock (`service.game.postgres.schema_lock`) the library's table set-up races:
 four threads opening a fresh schema at once failed in 10 of 10 rounds here
 (`duplicate key value violates unique constraint "pg_type_typname_nsp_index"`,
 `tuple concurrently updated`), and so did three processes in 12 of 15 rounds
