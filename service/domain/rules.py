@@ -32,6 +32,10 @@ class MeldsPerTurn(StrEnum):
 
 
 class LayOff(StrEnum):
+    """When a player may lay off (`RuleSet.lay_off`). Its name is the OpenAPI
+    document's for these values; code that also handles the lay-off move
+    (`service.domain.actions.LayOff`) imports it as `LayOffRule`."""
+
     ANYTIME = "anytime"
     AFTER_OWN_MELD = "after_own_meld"
 
