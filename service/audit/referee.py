@@ -30,15 +30,6 @@ from service.domain.setup import check_playable
 from service.domain.state import HandEnding, Phase, Source, Status, Table
 from service.domain.turns import decide
 
-_PLAYER_EVENTS = (
-    domain.CardDrawn,
-    domain.MeldLaid,
-    domain.CardLaidOff,
-    domain.CardDiscarded,
-    domain.StockRecycled,
-)
-"""Events that carry the seat whose move made them; the rest are the system's."""
-
 
 class Mismatch(Exception):
     """The event in hand is not what the rules produce here, or (with `field`) the
@@ -87,14 +78,14 @@ class Referee:
         what follows it by itself (a deal, the end of a hand or of the game), which the
         service stores with the move that caused it."""
         if self.pending:
-            return domain.plain(self.pending[0][0])[0]
+            return domain.name_of(type(self.pending[0][0]))
         if self.table is None:
             return None
         try:
             automatic = next_event(self.table, self._decks)
         except Mismatch:
             return "hand_dealt"  # the only event whose cards the log must hold: it lacks them
-        return None if automatic is None else domain.plain(automatic)[0]
+        return None if automatic is None else domain.name_of(type(automatic))
 
     def take(self, kind: str, data: Mapping[str, Any], actor: int | None) -> None:
         """Check one event against the rules and apply it; raises `Mismatch`."""
@@ -168,7 +159,7 @@ class Referee:
                 joined = decide_join(table)
             except IllegalMove as error:
                 raise Mismatch(f"nobody can join now: {error.message}") from None
-            return joined, joined.seat
+            return joined, domain.actor(joined)
         seat, action = self._action(table, kind, data, actor)
         try:
             produced = decide(table, seat, action, self._decks)
@@ -177,7 +168,7 @@ class Referee:
                 f"seat {seat}'s {_describe(action)} breaks the rules: {error.message}"
             ) from None
         self.tally.moves += 1
-        made = [(event, seat if isinstance(event, _PLAYER_EVENTS) else None) for event in produced]
+        made = [(event, domain.actor(event)) for event in produced]
         self.pending.extend(made[1:])
         return made[0]
 
@@ -256,8 +247,8 @@ class Referee:
                     else "the discard pile turned over"
                 )
                 return f"the new stock is not {origin}: " + _first_gap(value, found)
-            case domain.HandEnded(result=result):
-                return f"hand {result.hand_number} ended with {key} {value}, not {found!r}"
+            case domain.HandEnded(hand_number=number):
+                return f"hand {number} ended with {key} {value}, not {found!r}"
             case domain.GameFinished():
                 return f"the game finished with {key} {value}, not {found!r}"
         return f"{key} should be {value!r}, not {found!r}"

@@ -201,13 +201,13 @@ class _Recorder:
         match event:
             case CardDrawn():
                 report.turns += 1
-            case HandEnded(result=result):
+            case HandEnded(how=how, out_seat=out_seat):
                 report.hands += 1
-                report.endings[result.how] += 1
-                if result.out_seat is not None:
-                    report.outs[self.names[result.out_seat]] += 1
-                    if result.rummy:
-                        report.rummies[self.names[result.out_seat]] += 1
+                report.endings[how] += 1
+                if out_seat is not None:
+                    report.outs[self.names[out_seat]] += 1
+                    if event.rummy:
+                        report.rummies[self.names[out_seat]] += 1
             case GameFinished(winner=winner):
                 self.winner = winner
             case _:

@@ -1,5 +1,13 @@
 """What happened at a table, and how each fact changes the table.
 
+Each event is defined here once, as a dataclass of typed fields. Its plain
+form (`plain`, `from_plain`: cards as codes, enums as values, tuples as
+lists) is read off those fields, for the store (service/game/events.py),
+the audit export and the verifier alike; its name is its class's in
+snake case (`card_drawn`). A new event is a dataclass here, a case in
+`apply` and its view (service/projections/events.py); docs/architecture.md
+says more.
+
 `apply` only records: it never checks a rule, reads a clock or draws a
 random number, because it runs again on every replay. The checks happen
 before an event exists, in `turns` and `flow`.
@@ -7,12 +15,14 @@ before an event exists, in `turns` and `flow`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, get_args
 
-from service.domain.cards import Card, card_codes
+from service.domain.cards import Card
 from service.domain.deal import deal
 from service.domain.melds import End, MeldKind, TableMeld, extend
+from service.domain.plain import Codec
 from service.domain.state import HandResult, HandState, Phase, Source, Table
 
 
@@ -61,14 +71,16 @@ class CardDiscarded:
 
 @dataclass(frozen=True, slots=True)
 class StockRecycled:
+    seat: int
+    """Whose draw from the empty stock turned the discards over."""
     stock: tuple[Card, ...]
     """The new stock, top first."""
     shuffled: bool
 
 
 @dataclass(frozen=True, slots=True)
-class HandEnded:
-    result: HandResult
+class HandEnded(HandResult):
+    """The hand's result, as `Table.last_hand` keeps it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +100,62 @@ Event = (
     | HandEnded
     | GameFinished
 )
+
+EVENTS: tuple[type[Event], ...] = get_args(Event)
+"""Every event, in the order of the union above."""
+
+PLAYER_EVENTS: tuple[type[Event], ...] = (
+    PlayerJoined,
+    CardDrawn,
+    MeldLaid,
+    CardLaidOff,
+    CardDiscarded,
+    StockRecycled,
+)
+"""The events a player's own move causes: their `seat` is that player's. The rest
+(deals, the end of a hand, the end of the game) the rules make by themselves."""
+
+
+def actor(event: Event) -> int | None:
+    """The seat whose move caused `event`, or None for the system's."""
+    return event.seat if isinstance(event, PLAYER_EVENTS) else None  # type: ignore[union-attr]
+
+
+def name_of(event_type: type[Event]) -> str:
+    """An event's name where it is stored and shown: `CardDrawn` → `card_drawn`."""
+    return _NAMES[event_type]
+
+
+def plain(event: Event) -> tuple[str, dict[str, Any]]:
+    """The event's name and its data in plain form (card codes as strings), the form
+    stored events and audit exports carry. Its actor is not part of the data: it is
+    stored beside it (`actor`)."""
+    event_type = type(event)
+    return _NAMES[event_type], _CODECS[event_type].to_plain(event)
+
+
+def from_plain(name: str, seat: int | None, data: Mapping[str, Any]) -> Event:
+    """The event `plain` made `(name, data)` of, caused by `seat`. `data` may hold
+    other entries (a stored event's envelope): only the event's own are read."""
+    event_type = _TYPES[name]
+    codec = _CODECS[event_type]
+    if event_type not in PLAYER_EVENTS:
+        return codec.from_plain(data)
+    if seat is None:
+        raise TypeError(f"{name} is a player's move: it needs the seat that made it")
+    return codec.from_plain(data, seat=seat)
+
+
+def _snake(name: str) -> str:
+    return "".join(f"_{char.lower()}" if char.isupper() else char for char in name).lstrip("_")
+
+
+_NAMES: dict[type[Event], str] = {event_type: _snake(event_type.__name__) for event_type in EVENTS}
+_TYPES: dict[str, type[Event]] = {name: event_type for event_type, name in _NAMES.items()}
+_CODECS: dict[type[Event], Codec[Event]] = {
+    event_type: Codec(event_type, apart=("seat",) if event_type in PLAYER_EVENTS else ())
+    for event_type in EVENTS
+}
 
 
 def apply(table: Table, event: Event) -> None:
@@ -140,10 +208,10 @@ def apply(table: Table, event: Event) -> None:
             hand.discard = hand.discard[-1:]
             hand.stock = list(reversed(stock))
             hand.recycles += 1
-        case HandEnded(result=result):
-            table.totals = list(result.totals)
-            table.last_hand = result
-            table.hands_played = result.hand_number
+        case HandEnded():
+            table.totals = list(event.totals)
+            table.last_hand = event
+            table.hands_played = event.hand_number
             table.hand = None
         case GameFinished(winner=winner, totals=totals):
             table.winner = winner
@@ -169,36 +237,3 @@ def _apply_hand_dealt(table: Table, event: HandDealt) -> None:
 def _hand(table: Table) -> HandState:
     assert table.hand is not None, "a move event only follows a deal"
     return table.hand
-
-
-def plain(event: Event) -> tuple[str, dict[str, Any]]:
-    """The event's type name and its data as plain values (card codes as strings):
-    the form stored events and audit exports carry. A join's player details are
-    not the rules' business: its data here is empty."""
-    match event:
-        case PlayerJoined():
-            return "player_joined", {}
-        case HandDealt(hand_number=number, dealer=dealer, deck=deck):
-            return "hand_dealt", {"hand_number": number, "dealer": dealer, "deck": card_codes(deck)}
-        case CardDrawn(source=source, card=card):
-            return "card_drawn", {"source": source.value, "card": card.code}
-        case MeldLaid(meld_id=meld_id, kind=kind, cards=cards):
-            return "meld_laid", {"meld_id": meld_id, "kind": kind.value, "cards": card_codes(cards)}
-        case CardLaidOff(meld_id=meld_id, card=card, end=end):
-            return "card_laid_off", {"meld_id": meld_id, "card": card.code, "end": end.value}
-        case CardDiscarded(card=card):
-            return "card_discarded", {"card": card.code}
-        case StockRecycled(stock=stock, shuffled=shuffled):
-            return "stock_recycled", {"stock": card_codes(stock), "shuffled": shuffled}
-        case HandEnded(result=result):
-            return "hand_ended", {
-                "hand_number": result.hand_number,
-                "how": result.how.value,
-                "out_seat": result.out_seat,
-                "remaining": [card_codes(cards) for cards in result.remaining],
-                "values": list(result.values),
-                "points": list(result.points),
-                "totals": list(result.totals),
-            }
-        case GameFinished(winner=winner, totals=totals):
-            return "game_finished", {"winner": winner, "totals": list(totals)}

@@ -9,7 +9,7 @@ from service.domain import scoring
 from service.domain.decks import DeckSource
 from service.domain.errors import GameFull, InvalidSeating
 from service.domain.events import Event, GameFinished, HandDealt, HandEnded, PlayerJoined
-from service.domain.state import HandEnding, HandResult, HandState, Status, Table
+from service.domain.state import HandEnding, HandState, Status, Table
 
 Record = Callable[[Event], None]
 """Applies an event to the table (and may store it): the caller's side of `settle`."""
@@ -77,15 +77,13 @@ def _hand_ended(
     table: Table, hand: HandState, how: HandEnding, out_seat: int | None, points: list[int]
 ) -> HandEnded:
     return HandEnded(
-        HandResult(
-            hand_number=hand.number,
-            how=how,
-            out_seat=out_seat,
-            remaining=tuple(tuple(held) for held in hand.hands),
-            values=tuple(scoring.hand_value(held, table.rules) for held in hand.hands),
-            points=tuple(points),
-            totals=tuple(total + add for total, add in zip(table.totals, points, strict=True)),
-        )
+        hand_number=hand.number,
+        how=how,
+        out_seat=out_seat,
+        remaining=tuple(tuple(held) for held in hand.hands),
+        values=tuple(scoring.hand_value(held, table.rules) for held in hand.hands),
+        points=tuple(points),
+        totals=tuple(total + add for total, add in zip(table.totals, points, strict=True)),
     )
 
 

@@ -31,6 +31,9 @@ class MeldsPerTurn(StrEnum):
     ONE = "one"
 
 
+# When a player may lay off (`RuleSet.lay_off`). Its name is the OpenAPI document's
+# for these values (a docstring would show there too); code that also handles the
+# lay-off move (`service.domain.actions.LayOff`) imports it as `LayOffRule`.
 class LayOff(StrEnum):
     ANYTIME = "anytime"
     AFTER_OWN_MELD = "after_own_meld"

@@ -181,7 +181,7 @@ def _draw(
         # Turned over: the oldest discard becomes the top of the stock.
         stock = list(under_top)
     return [
-        StockRecycled(stock=tuple(stock), shuffled=table.rules.recycle_shuffle),
+        StockRecycled(seat=seat, stock=tuple(stock), shuffled=table.rules.recycle_shuffle),
         CardDrawn(seat=seat, source=source, card=stock[0]),
     ]
 

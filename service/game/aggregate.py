@@ -19,23 +19,7 @@ from service.domain.play import play
 from service.domain.rules import RuleSet
 from service.domain.shuffle import commitment
 from service.domain.state import Table
-from service.game.events import (
-    CardDiscarded,
-    CardDrawn,
-    CardLaidOff,
-    GameCreated,
-    GameEvent,
-    MeldLaid,
-    PlayerJoined,
-    StockRecycled,
-    stored_fields,
-)
-
-# A player's own moves carry its seat; what the rules then do by themselves
-# (deals, the end of a hand, the end of the game) is the system's.
-_PLAYER_EVENTS: frozenset[type[GameEvent]] = frozenset(
-    {CardDrawn, MeldLaid, CardLaidOff, CardDiscarded, StockRecycled}
-)
+from service.game.events import GameCreated, GameEvent, stored_fields
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,16 +134,7 @@ class Game(Aggregate):
         """Seat a player in the first open seat; deal once the table is full."""
         joined = decide_join(self.table)
         check_client_seed(len(self.explicit_decks), entry.client_seed)
-        self.trigger_event(
-            PlayerJoined,
-            seat=joined.seat,
-            request=None,
-            name=entry.name,
-            token_hash=entry.token_hash,
-            client_seed=entry.client_seed,
-            bot=entry.bot,
-            command_id=self.command_id,
-        )
+        self._record(joined, None, **entry.as_plain())
         self._settle()
         return joined.seat
 
@@ -169,11 +144,7 @@ class Game(Aggregate):
         """Play `actions` in order. If one is refused the error propagates and this
         object holds a partial change: the caller must not save it (nor keep it)."""
         plain = None if request is None else request.as_plain()
-
-        def record(event: domain.Event) -> None:
-            self._record(event, seat, plain)
-
-        play(self.table, seat, actions, self.decks, record)
+        play(self.table, seat, actions, self.decks, lambda event: self._record(event, plain))
 
     def applied_request(self, request: IdempotentRequest) -> tuple[str, int] | None:
         """(digest, version after it) if this idempotent request was applied before."""
@@ -182,14 +153,19 @@ class Game(Aggregate):
     def remember_request(self, request: dict[str, Any], version: int) -> None:
         self.requests[f"{request['seat']}/{request['key']}"] = (request["digest"], version)
 
-    def _settle(self) -> None:
-        settle(self.table, self.decks, lambda event: self._record(event, None, None))
+    def apply_stored(self, stored: GameEvent) -> None:
+        """Change this game by a stored event (when recorded, and on every replay)."""
+        event = stored.to_domain()
+        domain.apply(self.table, event)
+        if isinstance(event, domain.PlayerJoined):
+            self.seats[event.seat] = {name: getattr(stored, name) for name in stored.details}
+        if stored.request is not None:
+            self.remember_request(stored.request, stored.originator_version)
 
-    def _record(
-        self, event: domain.Event, seat: int | None, request: dict[str, Any] | None
-    ) -> None:
-        event_class, fields = stored_fields(event)
-        actor = seat if event_class in _PLAYER_EVENTS else None
-        self.trigger_event(
-            event_class, seat=actor, request=request, command_id=self.command_id, **fields
-        )
+    def _settle(self) -> None:
+        settle(self.table, self.decks, lambda event: self._record(event, None))
+
+    def _record(self, event: domain.Event, request: dict[str, Any] | None, **details: Any) -> None:
+        """Store `event` (the library applies it at once: `apply_stored`)."""
+        event_class, fields = stored_fields(event, request, self.command_id)
+        self.trigger_event(event_class, **fields, **details)

@@ -1,16 +1,20 @@
 """The stored events of a game: past tense, plain data, card codes as strings.
 
-Each class is the persistent form of one domain event. `apply` turns it
-back into the domain event and lets the domain change the table; it only
-records, because it runs again on every replay. Every event says which
-seat caused it (`seat`, None for the system), when the client sent an
-idempotency key which request it belongs to (`request`), and which command
-wrote it (`command_id`, so a save whose reply was lost recognises its own
-commit: docs/storage.md).
+Every event after the creation is a domain event (service/domain/events.py,
+where each is defined once) in its plain form: `stored_fields` stores one,
+`to_domain` reads it back, and the domain's `apply` changes the table. Each
+says which seat caused it (`seat`, None for the system), when the client
+sent an idempotency key which request it belongs to (`request`), and which
+command wrote it (`command_id`, so a save whose reply was lost recognises
+its own commit: docs/storage.md). A join also holds the player's details
+beside the rules' data (`PlayerJoined.details`). The creation (`GameCreated`)
+is the aggregate's own: it holds the rules, the seats and the seed.
 
-The stored topic of each class is `service.game.events:<Name>`. If a class
-ever moves, register its old topic in `service.game.topics`, or stored
-games stop loading (tests/game/test_event_schema.py catches it).
+The stored classes exist for their topics, `service.game.events:<Name>`:
+one for each domain event, named as it is, with nothing in it (importing
+this module fails if one is missing). If a class ever
+moves, register its old topic in `service.game.topics`, or stored games stop
+loading (tests/game/test_event_schema.py catches it).
 
 When a class gains a field, it raises its `class_version` and says how to
 read a record stored before, in `upcast_v<n>_v<n+1>` (the library calls it
@@ -28,49 +32,60 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from eventsourcing.domain import AggregateCreated, AggregateEvent
 
 from service.domain import events as domain
-from service.domain.cards import Card, parse_cards
+from service.domain.cards import parse_cards
 from service.domain.fairness import DealMode, apparent_deal
-from service.domain.melds import End, MeldKind
 from service.domain.rules import RuleSet
-from service.domain.state import HandEnding, HandResult, Source, Table
+from service.domain.state import Table
 
 if TYPE_CHECKING:
     from service.game.aggregate import Game
 
 
 class GameEvent(AggregateEvent):
-    """Base of every event after creation."""
+    """Base of every stored event after creation: a domain event in plain form."""
 
     seat: int | None
     request: dict[str, Any] | None
     """`{"seat", "key", "digest"}` of the idempotent request that caused it, if any."""
-    derived_fields: ClassVar[tuple[str, ...]] = ()
-    """Fields its stored record did not hold (see the module's docstring)."""
     command_id: str | None = field(default=None, kw_only=True)
     """The command that wrote it: random, one per command, never shown. None in
     events stored before it existed (they load with the class default)."""
 
-    @property
-    def event_type(self) -> str:
-        """The event's name in the API: `CardDrawn` → `card_drawn`."""
-        return _snake(type(self).__name__)
+    domain_type: ClassVar[type[domain.Event]]
+    """The domain event it stores: the one of the same name."""
+    event_type: ClassVar[str]
+    """The event's name in the API and the export: `card_drawn`."""
+    details: ClassVar[tuple[str, ...]] = ()
+    """Fields the service stores beside the rules' data (a join's player details)."""
+    derived_fields: ClassVar[tuple[str, ...]] = ()
+    """Fields its stored record did not hold (see the module's docstring)."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.domain_type = _DOMAIN_TYPES[cls.__name__]
+        cls.event_type = domain.name_of(cls.domain_type)
+        # Its own `__init__`, `__eq__` and `__repr__`, over the whole state (the
+        # dataclass ones would see only the envelope): the library's dataclass
+        # decorator, applied next, keeps them.
+        cls.__init__ = _fill  # type: ignore[assignment,method-assign]
+        cls.__eq__ = _same_state  # type: ignore[assignment,method-assign]
+        cls.__repr__ = _show_state  # type: ignore[assignment,method-assign]
 
     def data(self) -> dict[str, Any]:
         """The event's own fields, without the envelope."""
         return {name: value for name, value in vars(self).items() if name not in _ENVELOPE}
 
+    def to_domain(self) -> domain.Event:
+        # The state holds the envelope and any details too: only the event's own
+        # fields are read from it.
+        return domain.from_plain(self.event_type, self.seat, vars(self))
+
     def apply(self, aggregate: Any) -> None:
         game: Game = aggregate
-        self.apply_to(game)
-        if self.request is not None:
-            game.remember_request(self.request, self.originator_version)
+        game.apply_stored(self)
 
-    def apply_to(self, game: Game) -> None:
-        domain.apply(game.table, self.to_domain())
 
-    def to_domain(self) -> domain.Event:
-        raise NotImplementedError
-
+_DOMAIN_TYPES = {event.__name__: event for event in domain.EVENTS}
 
 _ENVELOPE = frozenset(
     {
@@ -84,10 +99,6 @@ _ENVELOPE = frozenset(
         "command_id",
     }
 )
-
-
-def _snake(name: str) -> str:
-    return "".join(f"_{char.lower()}" if char.isupper() else char for char in name).lstrip("_")
 
 
 class GameCreated(AggregateCreated):
@@ -110,7 +121,7 @@ class GameCreated(AggregateCreated):
 
     seat = None
     request = None
-    event_type = "game_created"
+    event_type: ClassVar[str] = "game_created"
     derived_fields: ClassVar[tuple[str, ...]] = ()
 
     @staticmethod
@@ -140,141 +151,80 @@ class GameCreated(AggregateCreated):
         )
 
 
+def _fill(self: GameEvent, **fields: Any) -> None:
+    # A stored event's fields are its domain event's, so none is declared: they go
+    # straight into the event's state, which is what the library stores and how
+    # it reads an event back (`Mapper.to_domain_event`).
+    self.__dict__.update(fields)
+    self.__post_init__()
+
+
+def _same_state(self: GameEvent, other: object) -> bool:
+    return type(self) is type(other) and vars(self) == vars(other)
+
+
+def _show_state(self: GameEvent) -> str:
+    shown = ", ".join(f"{name}={value!r}" for name, value in vars(self).items())
+    return f"{type(self).__name__}({shown})"
+
+
+SEAT_DETAILS = ("name", "token_hash", "client_seed", "bot")
+"""What a join stores of the player beside the seat it took."""
+
+
+# One class per domain event, named as it is, for its topic; nothing else.
+
+
 class PlayerJoined(GameEvent):
-    name: str
-    token_hash: str
-    client_seed: str
-    bot: str | None
-
-    def apply_to(self, game: Game) -> None:
-        assert self.seat is not None
-        game.seats[self.seat] = {
-            "name": self.name,
-            "token_hash": self.token_hash,
-            "client_seed": self.client_seed,
-            "bot": self.bot,
-        }
-        super().apply_to(game)
-
-    def to_domain(self) -> domain.Event:
-        assert self.seat is not None
-        return domain.PlayerJoined(seat=self.seat)
+    details = SEAT_DETAILS
 
 
 class HandDealt(GameEvent):
-    hand_number: int
-    dealer: int
-    deck: list[str]
-
-    def to_domain(self) -> domain.Event:
-        return domain.HandDealt(
-            hand_number=self.hand_number, dealer=self.dealer, deck=tuple(parse_cards(self.deck))
-        )
+    pass
 
 
 class CardDrawn(GameEvent):
-    source: str
-    card: str
-
-    def to_domain(self) -> domain.Event:
-        assert self.seat is not None
-        return domain.CardDrawn(
-            seat=self.seat, source=Source(self.source), card=Card.parse(self.card)
-        )
+    pass
 
 
 class MeldLaid(GameEvent):
-    meld_id: str
-    kind: str
-    cards: list[str]
-
-    def to_domain(self) -> domain.Event:
-        assert self.seat is not None
-        return domain.MeldLaid(
-            seat=self.seat,
-            meld_id=self.meld_id,
-            kind=MeldKind(self.kind),
-            cards=tuple(parse_cards(self.cards)),
-        )
+    pass
 
 
 class CardLaidOff(GameEvent):
-    meld_id: str
-    card: str
-    end: str
-
-    def to_domain(self) -> domain.Event:
-        assert self.seat is not None
-        return domain.CardLaidOff(
-            seat=self.seat, meld_id=self.meld_id, card=Card.parse(self.card), end=End(self.end)
-        )
+    pass
 
 
 class CardDiscarded(GameEvent):
-    card: str
-
-    def to_domain(self) -> domain.Event:
-        assert self.seat is not None
-        return domain.CardDiscarded(seat=self.seat, card=Card.parse(self.card))
+    pass
 
 
 class StockRecycled(GameEvent):
-    stock: list[str]
-    """The new stock, top first."""
-    shuffled: bool
-
-    def to_domain(self) -> domain.Event:
-        return domain.StockRecycled(stock=tuple(parse_cards(self.stock)), shuffled=self.shuffled)
+    pass
 
 
 class HandEnded(GameEvent):
-    hand_number: int
-    how: str
-    out_seat: int | None
-    remaining: list[list[str]]
-    values: list[int]
-    points: list[int]
-    totals: list[int]
-
-    def to_domain(self) -> domain.Event:
-        return domain.HandEnded(
-            HandResult(
-                hand_number=self.hand_number,
-                how=HandEnding(self.how),
-                out_seat=self.out_seat,
-                remaining=tuple(tuple(parse_cards(cards)) for cards in self.remaining),
-                values=tuple(self.values),
-                points=tuple(self.points),
-                totals=tuple(self.totals),
-            )
-        )
+    pass
 
 
 class GameFinished(GameEvent):
-    winner: int
-    totals: list[int]
-
-    def to_domain(self) -> domain.Event:
-        return domain.GameFinished(winner=self.winner, totals=tuple(self.totals))
+    pass
 
 
-_RULES_EVENTS: tuple[type[GameEvent], ...] = (
-    HandDealt,
-    CardDrawn,
-    MeldLaid,
-    CardLaidOff,
-    CardDiscarded,
-    StockRecycled,
-    HandEnded,
-    GameFinished,
-)
-_STORED: dict[str, type[GameEvent]] = {_snake(cls.__name__): cls for cls in _RULES_EVENTS}
-"""The stored class of each rules event; a join is stored with the player's details."""
+STORED: dict[type[domain.Event], type[GameEvent]] = {
+    stored.domain_type: stored for stored in GameEvent.__subclasses__()
+}
+"""The stored class of each domain event."""
+if missing := [event.__name__ for event in domain.EVENTS if event not in STORED]:
+    raise TypeError(f"no stored class for the domain events {missing}: add one above")
 
 
-def stored_fields(event: domain.Event) -> tuple[type[GameEvent], dict[str, Any]]:
-    """The stored event class and its plain fields for a domain event."""
-    name, fields = domain.plain(event)
-    if name not in _STORED:
-        raise TypeError(f"{name} is stored with the player's details, not from here")
-    return _STORED[name], fields
+def stored_fields(
+    event: domain.Event, request: dict[str, Any] | None, command_id: str | None
+) -> tuple[type[GameEvent], dict[str, Any]]:
+    """The stored class of `event` and the fields to trigger it with: the envelope
+    (the seat that caused it, None for the system's; the request; the command),
+    then its plain data, in the order they have always been stored."""
+    _, data = domain.plain(event)
+    envelope = {"seat": domain.actor(event), "request": request, "command_id": command_id}
+    return STORED[type(event)], {**envelope, **data}

@@ -43,7 +43,7 @@ def test_drawing_from_an_empty_stock_shuffles_the_discards_under_the_top_into_a_
     expected = game.decks.recycled_stock(1, 1, cards("4S 5S 6S"))
     made = game.draw(0)
     assert made == [
-        StockRecycled(stock=tuple(expected), shuffled=True),
+        StockRecycled(seat=0, stock=tuple(expected), shuffled=True),
         CardDrawn(seat=0, source=Source.STOCK, card=expected[0]),
     ]
     assert expected[0] in game.hand.hands[0]
@@ -62,7 +62,7 @@ def test_without_recycle_shuffle_the_discards_are_turned_over_oldest_on_top() ->
     game = short_stock(RuleSet(recycle_shuffle=False))
     run_out(game)
     made = game.draw(0)
-    assert made[0] == StockRecycled(stock=tuple(cards("4S 5S 6S")), shuffled=False)
+    assert made[0] == StockRecycled(seat=0, stock=tuple(cards("4S 5S 6S")), shuffled=False)
     assert "4S" in game.held(0)
     assert game.hand.stock == cards("6S 5S")  # the 5S is next
     assert game.hand.discard == [card("7S")]
@@ -91,7 +91,7 @@ def test_recycles_counts_how_many_times_the_stock_is_renewed() -> None:
     game = short_stock(RuleSet(recycle_shuffle=False, recycles=2))
     recycle_once_then_run_out(game)
     made = game.draw(1)
-    assert made[0] == StockRecycled(stock=tuple(cards("7S 4S 5S")), shuffled=False)
+    assert made[0] == StockRecycled(seat=1, stock=tuple(cards("7S 4S 5S")), shuffled=False)
     assert game.hand.recycles == 2
     assert game.hand.discard == [card("6S")]
 
@@ -116,7 +116,7 @@ def test_with_nothing_under_the_top_discard_the_hand_ends_as_if_no_recycle_were_
     assert hand.recycles < game.table.rules.recycles
     [ended] = decide(game.table, 0, STOCK, game.decks)
     assert isinstance(ended, HandEnded)
-    assert ended.result.how is HandEnding.EXHAUSTED
+    assert ended.how is HandEnding.EXHAUSTED
 
 
 def test_facing_an_empty_stock_a_player_may_take_the_discard_without_a_recycle() -> None:

@@ -6,13 +6,13 @@ import random
 
 import pytest
 
-from service.domain.cards import card_codes
+from service.domain import events as domain
 from service.domain.errors import GameFull, GameNotStarted, GameOver
 from service.domain.shuffle import deck_order
-from service.domain.state import Status
+from service.domain.state import HandEnding, Status
 from service.game.application import RummyApplication
 from service.game.commands import NewGame, NewSeat
-from service.game.events import GameFinished, HandDealt, HandEnded, PlayerJoined
+from service.game.events import PlayerJoined
 from tests.game.players import (
     DECK,
     GO_OUT,
@@ -36,27 +36,28 @@ def test_a_complete_multi_hand_game_plays_to_its_winner(app: RummyApplication):
         app, created.game_id, random.Random(7), after_each=lambda s: check_cards_conserved(s.table)
     )
 
-    events = app.events_after(created.game_id)
+    stored = app.events_after(created.game_id)
     final = app.state(created.game_id)
-    assert [event.originator_version for event in events] == list(range(1, final.version + 1))
-    deals = [event for event in events if isinstance(event, HandDealt)]
-    ended = [event for event in events if isinstance(event, HandEnded)]
-    finished = [event for event in events if isinstance(event, GameFinished)]
+    assert [event.originator_version for event in stored] == list(range(1, final.version + 1))
+    events = [event.to_domain() for event in stored[1:]]
+    deals = [event for event in events if isinstance(event, domain.HandDealt)]
+    ended = [event for event in events if isinstance(event, domain.HandEnded)]
+    finished = [event for event in events if isinstance(event, domain.GameFinished)]
     assert len(deals) == len(ended) >= 3
     assert [deal.hand_number for deal in deals] == list(range(1, len(deals) + 1))
     assert [deal.dealer for deal in deals] == [(1 + n) % 3 for n in range(len(deals))]
     # The first deck is the one given; every later one comes from the seed.
-    assert deals[0].deck == card_codes(DECK)
+    assert deals[0].deck == tuple(DECK)
     for deal in deals[1:]:
-        assert deal.deck == card_codes(deck_order("complete", ("", "", ""), deal.hand_number))
+        assert list(deal.deck) == deck_order("complete", ("", "", ""), deal.hand_number)
     # Each hand's points add up to the totals, which the game ends on.
     totals = [0, 0, 0]
     for hand in ended:
         totals = [total + points for total, points in zip(totals, hand.points, strict=True)]
-        assert hand.totals == totals
+        assert list(hand.totals) == totals
     assert len(finished) == 1
-    assert isinstance(events[-1], GameFinished)
-    assert finished[0].totals == ended[-1].totals == final.table.totals
+    assert isinstance(events[-1], domain.GameFinished)
+    assert list(finished[0].totals) == list(ended[-1].totals) == final.table.totals
     assert finished[0].winner == final.table.winner
     assert final.table.totals[final.table.winner] == max(final.table.totals)
     assert final.table.totals.count(max(final.table.totals)) == 1, "a tie deals another hand"
@@ -90,8 +91,15 @@ def test_a_game_with_open_seats_deals_when_the_last_seat_is_joined(app: RummyApp
     assert cy.seat == 2
     assert cy.version == 4, "the last join deals hand 1 at once"
     joined = app.events_after(created.game_id, 1)
-    assert [type(event) for event in joined] == [PlayerJoined, PlayerJoined, HandDealt]
-    assert [event.name for event in joined[:2] if isinstance(event, PlayerJoined)] == ["bob", "cy"]
+    assert [event.event_type for event in joined] == [
+        "player_joined",
+        "player_joined",
+        "hand_dealt",
+    ]
+    assert [event.data()["name"] for event in joined[:2] if isinstance(event, PlayerJoined)] == [
+        "bob",
+        "cy",
+    ]
     seats = app.state(created.game_id).seats
     assert [seat.name if seat else None for seat in seats] == ["ann", "bob", "cy"]
     assert seats[1] is not None
@@ -104,8 +112,8 @@ def test_a_game_with_open_seats_deals_when_the_last_seat_is_joined(app: RummyApp
 
     play_to_end(app, created.game_id, random.Random(3))
     final = app.state(created.game_id)
-    last = app.events_after(created.game_id, final.version - 1)[0]
-    assert isinstance(last, GameFinished)
+    last = app.events_after(created.game_id, final.version - 1)[0].to_domain()
+    assert isinstance(last, domain.GameFinished)
     assert last.winner == final.table.winner
     assert max(last.totals) >= 15
 
@@ -125,10 +133,12 @@ def test_a_finished_game_refuses_every_move(app: RummyApplication):
     assert final.table.status is Status.FINISHED
     assert final.table.winner == 1
     assert final.table.totals == [0, 2 * SEAT_0_HAND_VALUE], "rummy doubles"
-    ended, finished = app.events_after(created.game_id, version - 2)
-    assert isinstance(ended, HandEnded)
-    assert (ended.how, ended.out_seat) == ("rummy", 1)
-    assert isinstance(finished, GameFinished)
+    ended, finished = (
+        event.to_domain() for event in app.events_after(created.game_id, version - 2)
+    )
+    assert isinstance(ended, domain.HandEnded)
+    assert (ended.how, ended.out_seat) == (HandEnding.RUMMY, 1)
+    assert isinstance(finished, domain.GameFinished)
     for seat in (0, 1):
         with pytest.raises(GameOver) as over:
             act(app, created.game_id, seat, [STOCK])

@@ -10,16 +10,20 @@ from __future__ import annotations
 
 import copy
 import hashlib
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+from uuid import uuid4
 
 import pytest
 from eventsourcing.persistence import StoredEvent
 from eventsourcing.utils import get_topic, resolve_topic
 
+from service.domain import events as domain
+from service.domain.cards import Card
 from service.domain.errors import GameOver
 from service.domain.fairness import DealMode
-from service.domain.state import HandEnding, Status
+from service.domain.state import HandEnding, Source, Status
 from service.game import events
 from service.game.aggregate import Game
 from service.game.application import RummyApplication
@@ -195,3 +199,29 @@ def test_v1_events_load_without_a_command_id(fresh_app: RummyApplication):
     ids = {event.command_id for event in fresh_app.events.get(new.game_id)}  # type: ignore[attr-defined]
     assert len(ids) == 1, "one command wrote them all"
     assert None not in ids
+
+
+def test_every_domain_event_is_stored_under_a_topic_of_its_own_name():
+    for event_type in domain.EVENTS:
+        stored = events.STORED[event_type]
+        topic = f"service.game.events:{event_type.__name__}"
+        assert get_topic(stored) == topic
+        assert resolve_topic(topic) is stored
+        assert stored.event_type == domain.name_of(event_type)
+
+
+def test_stored_events_are_equal_only_with_the_same_state():
+    envelope: dict[str, Any] = {
+        "originator_id": uuid4(),
+        "originator_version": 2,
+        "timestamp": datetime.now(UTC),
+    }
+
+    def drawn(code: str) -> events.GameEvent:
+        event = domain.CardDrawn(seat=1, source=Source.STOCK, card=Card.parse(code))
+        stored, fields = events.stored_fields(event, None, None)
+        return stored(**envelope, **fields)
+
+    assert drawn("10H") == drawn("10H")
+    assert drawn("10H") != drawn("9H")
+    assert "card='9H'" in repr(drawn("9H"))

@@ -24,14 +24,15 @@ from service.game import application
 from service.game.application import RummyApplication
 from service.game.commands import NewGame, NewSeat
 from service.game.errors import ExplicitDealForbidden
-from service.game.events import HandDealt
 from service.game.tokens import new_seed
 from tests.game.players import DECK
 
 
 def first_deck(app: RummyApplication, game_id: UUID) -> list[str]:
-    dealt = [event for event in app.events_after(game_id) if isinstance(event, HandDealt)]
-    return dealt[0].deck
+    dealt = [
+        event.data() for event in app.events_after(game_id) if event.event_type == "hand_dealt"
+    ]
+    return list(dealt[0]["deck"])
 
 
 def memory_app() -> RummyApplication:

@@ -1,0 +1,129 @@
+"""Each event is defined once: its plain form, its name and its actor are read off
+its dataclass, and reading the plain form back gives the same event."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+from typing import Any
+
+import pytest
+
+from service.domain import events
+from service.domain.cards import FULL_DECK, Card
+from service.domain.decks import SeededDecks
+from service.domain.errors import UnknownCard
+from service.domain.melds import MeldKind
+from service.domain.play import play, start
+from service.domain.rules import RuleSet
+from service.domain.state import Table
+from tests.domain.tables import random_legal_action
+
+
+def played_events(seed: int, players: int = 3, moves: int = 400) -> list[events.Event]:
+    """The events of `moves` random legal moves of a game that deals one card less
+    than the stock can bear, so stocks run out and get recycled."""
+    rng = random.Random(seed)
+    table = Table(rules=RuleSet(hand_size=10, target=40), players=players, seated=[True] * players)
+    decks = SeededDecks(seed=f"events-{seed}", client_seeds=("",) * players)
+    made = start(table, decks)
+    for _ in range(moves):
+        if table.hand is None:
+            break
+        seat, action = random_legal_action(table, rng)
+        made += play(table, seat, [action], decks)
+    return made
+
+
+EXAMPLES = [event for seed in range(6) for event in played_events(seed)]
+
+
+def test_the_examples_hold_every_kind_of_event_but_a_join() -> None:
+    kinds = {type(event) for event in EXAMPLES}
+    assert kinds == set(events.EVENTS) - {events.PlayerJoined}
+
+
+def test_every_event_read_back_from_its_plain_form_is_the_same_event() -> None:
+    for event in [events.PlayerJoined(seat=2), *EXAMPLES]:
+        name, data = events.plain(event)
+        encoded = json.loads(json.dumps(data))
+        assert events.from_plain(name, events.actor(event), encoded) == event
+
+
+def test_the_plain_form_holds_codes_values_and_lists() -> None:
+    event = events.MeldLaid(
+        seat=1,
+        meld_id="h1-m1",
+        kind=MeldKind.RUN,
+        cards=(Card.parse("7H"), Card.parse("8H"), Card.parse("9H")),
+    )
+    assert events.plain(event) == (
+        "meld_laid",
+        {"meld_id": "h1-m1", "kind": "run", "cards": ["7H", "8H", "9H"]},
+    )
+
+
+def test_the_player_events_are_exactly_those_with_a_seat() -> None:
+    with_seat = {
+        event_type
+        for event_type in events.EVENTS
+        if "seat" in {field.name for field in dataclasses.fields(event_type)}
+    }
+    assert set(events.PLAYER_EVENTS) == with_seat
+    for event in EXAMPLES:
+        assert events.actor(event) == getattr(event, "seat", None)
+
+
+def test_an_actor_is_stored_beside_the_data_not_in_it() -> None:
+    for event in EXAMPLES:
+        _, data = events.plain(event)
+        assert "seat" not in data
+
+
+def test_each_event_is_named_for_its_class_in_snake_case() -> None:
+    names = [events.name_of(event_type) for event_type in events.EVENTS]
+    assert names == [
+        "player_joined",
+        "hand_dealt",
+        "card_drawn",
+        "meld_laid",
+        "card_laid_off",
+        "card_discarded",
+        "stock_recycled",
+        "hand_ended",
+        "game_finished",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("change", "error"),
+    [
+        ({"drop": "card"}, TypeError),
+        ({"set": ("card", "11H")}, UnknownCard),
+        ({"set": ("source", "hand")}, ValueError),
+    ],
+    ids=["missing field", "bad card", "bad enum"],
+)
+def test_a_plain_form_that_is_not_the_event_s_is_refused(
+    change: dict[str, Any], error: type[Exception]
+) -> None:
+    data: dict[str, Any] = {"source": "stock", "card": "10H"}
+    if "drop" in change:
+        del data[change["drop"]]
+    if "set" in change:
+        data[change["set"][0]] = change["set"][1]
+    with pytest.raises(error):
+        events.from_plain("card_drawn", 0, data)
+
+
+def test_a_player_s_event_needs_its_seat() -> None:
+    with pytest.raises(TypeError, match="needs the seat"):
+        events.from_plain("card_discarded", None, {"card": "10H"})
+
+
+def test_a_deal_reads_back_with_its_whole_deck() -> None:
+    dealt = events.HandDealt(hand_number=1, dealer=0, deck=FULL_DECK)
+    name, data = events.plain(dealt)
+    assert data["deck"] == [card.code for card in FULL_DECK]
+    assert events.from_plain(name, None, data).deck == FULL_DECK  # type: ignore[union-attr]
