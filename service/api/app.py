@@ -11,6 +11,7 @@ from litestar.openapi import OpenAPIConfig
 from litestar.openapi.spec import Components, SecurityScheme, Server
 from litestar.plugins.problem_details import ProblemDetailsPlugin
 
+from service.api.access_log import RequestLog, json_logging, mask_also
 from service.api.audit import AuditController
 from service.api.bodies import strict_body
 from service.api.caps import Caps
@@ -20,7 +21,6 @@ from service.api.games import GamesController, Services
 from service.api.headers import refuse_repeated_headers
 from service.api.health import HealthController, Readiness
 from service.api.log_writer import flush_logs
-from service.api.logging import RequestLog, json_logging, mask_also
 from service.api.metrics import Metrics, MetricsController, RequestMetrics
 from service.api.openapi import finish_openapi
 from service.api.ops import cors_config, logging_config

@@ -30,10 +30,10 @@ from prometheus_client import (
 )
 from prometheus_client.multiprocess import MultiProcessCollector
 
+from service.api.access_log import route_of
 from service.api.auth import require_metrics_reader
 from service.api.docs import problems
 from service.api.games import Authorization, Services
-from service.api.logging import route_of
 
 ACTION_ROUTE = "/games/{game_id}/actions"
 MEDIA_TYPE = "text/plain; version=0.0.4"
