@@ -105,7 +105,7 @@ def _serve(args: argparse.Namespace) -> int:
     # and went cleanly exits 0 instead. Before uvicorn listens, it stops at once.
     signal.signal(signal.SIGTERM, _stopped)
     uvicorn.run(
-        "service.api.asgi:app",
+        "service.asgi:app",
         host=settings.host,
         port=settings.port,
         workers=settings.workers,

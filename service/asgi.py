@@ -1,4 +1,4 @@
-"""The ASGI entry point for servers: `uvicorn service.api.asgi:app`."""
+"""The ASGI entry point for servers: `uvicorn service.asgi:app`."""
 
 from __future__ import annotations
 
