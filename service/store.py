@@ -8,7 +8,8 @@ with `duplicate key value violates unique constraint "pg_type_typname_nsp_index"
 or `tuple concurrently updated` (seen here in 12 of 15 rounds of three
 processes starting at once, and in 11 of 15 even with the table already
 there). So every process opens the store under one PostgreSQL advisory lock
-per schema: they take turns for the few milliseconds it takes.
+per schema (`open_games` in service/bootstrap.py takes it): they take turns
+for the few milliseconds it takes.
 """
 
 from __future__ import annotations
@@ -19,9 +20,7 @@ from contextlib import contextmanager
 
 import psycopg
 
-from service.bots.seats import BotSeats
-from service.config import Settings, Store
-from service.game.application import RummyApplication
+from service.config import Settings
 
 LOCK_WAIT_SECONDS = 60
 """How long a process waits for another to finish opening the store."""
@@ -29,29 +28,6 @@ LOCK_WAIT_SECONDS = 60
 
 class StoreUnavailable(RuntimeError):
     """The event store cannot be opened: the service cannot start."""
-
-
-def open_games(settings: Settings) -> RummyApplication:
-    """The application on the store `settings` names, safe with other processes."""
-    env = settings.event_store_env()
-    if settings.store is not Store.POSTGRES:
-        return RummyApplication(env=env, bots=BotSeats())
-    with schema_lock(settings):
-        return RummyApplication(env=env, bots=BotSeats())
-
-
-def prepare_store(settings: Settings) -> None:
-    """Open the store once (creating its tables) and close it, or raise
-    `StoreUnavailable` saying where and why, so a bad setting fails at start."""
-    try:
-        open_games(settings).close()
-    except StoreUnavailable:
-        raise
-    except Exception as error:  # each store raises its own driver's errors
-        raise StoreUnavailable(
-            f"cannot open the event store ({settings.describe_store()}): "
-            f"{type(error).__name__}: {error}".strip()
-        ) from error
 
 
 def lock_key(settings: Settings) -> int:

@@ -176,15 +176,18 @@ class RummyApplication(Application[UUID]):
     """Straight Rummy games on an event store chosen by the environment.
 
     `bots` plays computer seats; without it, a game may not have any.
+    `observers` (metrics, live streams) are told of every save of this process.
     """
-
-    observers: tuple[SaveObserver, ...] = ()
-    """Metrics and live streams, told of every save of this process."""
 
     name = "rummy"
     env: ClassVar[dict[str, str]] = {"AGGREGATE_CACHE_MAXSIZE": "1000"}
 
-    def __init__(self, env: Mapping[str, str] | None = None, bots: BotPlayers | None = None):
+    def __init__(
+        self,
+        env: Mapping[str, str] | None = None,
+        bots: BotPlayers | None = None,
+        observers: Sequence[SaveObserver] = (),
+    ):
         # The library's fast-forward changes a cached game in place, under
         # readers that share it: this class brings copies up to date instead.
         super().__init__({**(env or {}), "AGGREGATE_CACHE_FASTFORWARD": "n"})
@@ -194,6 +197,7 @@ class RummyApplication(Application[UUID]):
                 "RUMMY_AGGREGATE_CACHE_FASTFORWARD."
             )
         self.bots = bots
+        self.observers = tuple(observers)
         self._caching = threading.Lock()
         self.refusals = RefusalLog(self.factory.aggregate_recorder(purpose="refusals"))
         self.write_failure: Exception | None = None
