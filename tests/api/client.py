@@ -16,10 +16,8 @@ import httpx
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from service.api.app import create_app
-from service.bots.seats import BotSeats
+from service.bootstrap import bootstrap
 from service.config import Settings, Store
-from service.game.application import RummyApplication
 from tests.domain.tables import deck_for
 from tests.rates import NO_RATE_LIMITS
 
@@ -34,7 +32,7 @@ Json = Any
 
 def make_app() -> Litestar:
     settings = Settings(store=Store.MEMORY, admin_token=ADMIN_TOKEN, **NO_RATE_LIMITS)
-    return create_app(RummyApplication(env=settings.event_store_env(), bots=BotSeats()), settings)
+    return bootstrap(settings).app
 
 
 def deck(hands: Sequence[str], upcard: str, stock: str = "", dealer: int = 0) -> list[str]:

@@ -18,11 +18,9 @@ from limits.aio.storage import RedisStorage
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from service.api.app import create_app
 from service.api.throttle import KEY_PREFIX
-from service.bots.seats import BotSeats
+from service.bootstrap import bootstrap
 from service.config import Settings, Store
-from service.game.application import RummyApplication
 from tests.api.client import ADMIN_TOKEN, deck
 
 TWO_PLAYERS = [{"name": "Ann"}, {"name": "Bob"}]
@@ -36,8 +34,7 @@ def _app(**settings: Any) -> Litestar:
         admin_token=ADMIN_TOKEN,
         **{"create_rate": None, "join_rate": None, "action_rate": None, **settings},
     )
-    games = RummyApplication(env=chosen.event_store_env(), bots=BotSeats())
-    return create_app(games, chosen)
+    return bootstrap(chosen).app
 
 
 def _create(client: TestClient[Litestar], **headers: str) -> httpx.Response:

@@ -9,10 +9,8 @@ from typing import Any
 import pytest
 from litestar.testing import TestClient
 
-from service.api.app import create_app
-from service.bots.seats import BotSeats
+from service.bootstrap import bootstrap
 from service.config import Settings, Store
-from service.game.application import RummyApplication
 from tests.rates import NO_RATE_LIMITS
 
 HUMAN, BOT = 0, 1
@@ -21,7 +19,7 @@ HUMAN, BOT = 0, 1
 @pytest.fixture
 def client() -> Iterator[TestClient[Any]]:
     settings = Settings(store=Store.MEMORY, **NO_RATE_LIMITS)
-    app = create_app(RummyApplication(env=settings.event_store_env(), bots=BotSeats()), settings)
+    app = bootstrap(settings).app
     with TestClient(app) as test_client:
         yield test_client
 
