@@ -16,10 +16,8 @@ import httpx
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from service.bootstrap import bootstrap
-from service.config import Settings, Store
+from tests.apps import bootstrap_test_app
 from tests.domain.tables import deck_for
-from tests.rates import NO_RATE_LIMITS
 
 ADMIN_TOKEN = "admin-token-for-the-api-tests"
 ADMIN = "admin"
@@ -31,8 +29,7 @@ Json = Any
 
 
 def make_app() -> Litestar:
-    settings = Settings(store=Store.MEMORY, admin_token=ADMIN_TOKEN, **NO_RATE_LIMITS)
-    return bootstrap(settings).app
+    return bootstrap_test_app(admin_token=ADMIN_TOKEN).app
 
 
 def deck(hands: Sequence[str], upcard: str, stock: str = "", dealer: int = 0) -> list[str]:

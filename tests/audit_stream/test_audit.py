@@ -16,7 +16,7 @@ from litestar import Litestar
 from litestar.testing import TestClient
 
 from service.audit.verify import Outcome, verify_export
-from service.bootstrap import Service, bootstrap, open_games
+from service.bootstrap import Service, open_games
 from service.cli import main
 from service.config import Settings, Store
 from service.domain import shuffle
@@ -25,17 +25,17 @@ from service.domain.rules import RuleSet
 from service.game.application import NewGame, NewSeat, RummyApplication
 from service.game.tokens import hash_token
 from service.projections.audit import audit_export
+from tests.apps import bootstrap_test_app
 from tests.audit_stream.games import LONG_HAND_RULES, SHORT_RULES, new_game, play
 from tests.audit_stream.servers import ADMIN_TOKEN, bearer
 from tests.game.stored_events import V1, load, read
-from tests.rates import NO_RATE_LIMITS
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
 def served() -> Service:
-    return bootstrap(Settings(store=Store.MEMORY, admin_token=ADMIN_TOKEN, **NO_RATE_LIMITS))
+    return bootstrap_test_app(admin_token=ADMIN_TOKEN)
 
 
 @pytest.fixture(scope="module")

@@ -20,15 +20,15 @@ from service.config import Settings, Store
 from service.domain.cards import Card
 from service.domain.errors import WrongPhase
 from service.game.application import RummyApplication
+from tests.apps import bootstrap_test_app
 from tests.audit_stream.games import new_game, next_move, play
 from tests.audit_stream.servers import ADMIN_TOKEN, bearer
 from tests.audit_stream.test_stream import _action_body
-from tests.rates import NO_RATE_LIMITS
 
 
 @pytest.fixture
 def served() -> Service:
-    return bootstrap(Settings(store=Store.MEMORY, admin_token=ADMIN_TOKEN, **NO_RATE_LIMITS))
+    return bootstrap_test_app(admin_token=ADMIN_TOKEN)
 
 
 @pytest.fixture

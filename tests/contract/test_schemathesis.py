@@ -36,18 +36,15 @@ from schemathesis.hooks import HookContext
 from schemathesis.openapi.checks import RejectedPositiveData
 from schemathesis.schemas import BaseSchema
 
-from service.bootstrap import bootstrap
-from service.config import Settings, Store
 from service.game import application
-from tests.rates import NO_RATE_LIMITS
+from tests.apps import bootstrap_test_app
 
 OPENAPI_PATH = Path(__file__).resolve().parents[2] / "openapi" / "openapi.json"
 ADMIN_TOKEN = "schemathesis-admin-token"
 
 
 def _app() -> Litestar:
-    config = Settings(store=Store.MEMORY, admin_token=ADMIN_TOKEN, **NO_RATE_LIMITS)
-    return bootstrap(config).app
+    return bootstrap_test_app(admin_token=ADMIN_TOKEN).app
 
 
 def _streaming_operations(document: dict[str, Any]) -> list[str]:
