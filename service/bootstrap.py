@@ -37,8 +37,8 @@ COMPUTER_PLAYERS = BotSeats()
 
 
 @dataclass(frozen=True, slots=True)
-class Service:
-    """The service as `bootstrap` wired it."""
+class Wiring:
+    """The service's parts as `bootstrap` wired them."""
 
     settings: Settings
     games: RummyApplication
@@ -51,7 +51,7 @@ def bootstrap(
     settings: Settings | None = None,
     *,
     bots: BotPlayers | None = COMPUTER_PLAYERS,
-) -> Service:
+) -> Wiring:
     """The whole service on the store `settings` name (default: the environment's);
     with `bots` None, games without computer players."""
     settings = settings if settings is not None else Settings.from_env()
@@ -60,7 +60,7 @@ def bootstrap(
     games = open_games(settings, bots=bots, observers=(metrics, waiters))
     hub = EventHub(games, waiters, StreamSettings.from_settings(settings))
     app = create_app(settings, games=games, metrics=metrics, hub=hub, throttle=Throttle(settings))
-    return Service(settings=settings, games=games, metrics=metrics, hub=hub, app=app)
+    return Wiring(settings=settings, games=games, metrics=metrics, hub=hub, app=app)
 
 
 def open_games(

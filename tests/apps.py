@@ -11,7 +11,7 @@ from service.config import Settings, Store
 from tests.rates import NO_RATE_LIMITS
 
 
-def bootstrap_test_app(**settings: Any) -> bootstrap.Service:
+def bootstrap_test_app(**settings: Any) -> bootstrap.Wiring:
     """The whole service on the in-memory store with the rate limits off (one client
     makes many games here; tests/api/test_limits.py turns them on), `settings` (keyword
     arguments of `Settings`) on top."""

@@ -14,28 +14,28 @@ import uvicorn
 from uvicorn.importer import import_from_string
 
 from service import bootstrap, cli
-from service.bootstrap import Service
+from service.bootstrap import Wiring
 from service.config import Settings, Store
 from tests.apps import bootstrap_test_app
 
 
 @pytest.fixture
-def built(monkeypatch: pytest.MonkeyPatch) -> list[Service]:
-    """Every service `bootstrap.bootstrap` builds while the test runs."""
-    services: list[Service] = []
+def built(monkeypatch: pytest.MonkeyPatch) -> list[Wiring]:
+    """Every wiring `bootstrap.bootstrap` builds while the test runs."""
+    wirings: list[Wiring] = []
     real = bootstrap.bootstrap
 
-    def recording(*args: Any, **kwargs: Any) -> Service:
-        service = real(*args, **kwargs)
-        services.append(service)
-        return service
+    def recording(*args: Any, **kwargs: Any) -> Wiring:
+        wiring = real(*args, **kwargs)
+        wirings.append(wiring)
+        return wiring
 
     monkeypatch.setattr(bootstrap, "bootstrap", recording)
-    return services
+    return wirings
 
 
 def test_rummy_serve_builds_the_app_it_serves_by_bootstrap(
-    built: list[Service], monkeypatch: pytest.MonkeyPatch
+    built: list[Wiring], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     served: dict[str, Any] = {}
     monkeypatch.setattr(uvicorn, "run", lambda app, **options: served.update(app=app))
@@ -49,25 +49,25 @@ def test_rummy_serve_builds_the_app_it_serves_by_bootstrap(
         app = import_from_string(served["app"])
     finally:
         sys.modules.pop("service.asgi", None)
-    assert [service.app for service in built] == [app]
+    assert [wiring.app for wiring in built] == [app]
 
 
-def test_rummy_openapi_documents_the_app_bootstrap_builds(built: list[Service]) -> None:
+def test_rummy_openapi_documents_the_app_bootstrap_builds(built: list[Wiring]) -> None:
     document = json.loads(cli.openapi_document())
-    [service] = built
-    assert document == service.app.openapi_schema.to_schema()
+    [wiring] = built
+    assert document == wiring.app.openapi_schema.to_schema()
 
 
-def test_the_tests_app_is_built_by_bootstrap(built: list[Service]) -> None:
-    service = bootstrap_test_app()
-    assert built == [service]
+def test_the_tests_app_is_built_by_bootstrap(built: list[Wiring]) -> None:
+    wiring = bootstrap_test_app()
+    assert built == [wiring]
 
 
 @pytest.mark.parametrize("store", [Store.MEMORY, Store.SQLITE])
 def test_the_application_is_built_telling_the_metrics_and_the_hub_of_its_saves(
     store: Store, tmp_path: Any
 ) -> None:
-    service = bootstrap.bootstrap(Settings(store=store, sqlite_path=str(tmp_path / "g.sqlite")))
-    assert service.games.observers == (service.metrics, service.hub.waiters)
-    assert service.hub.games is service.games
-    service.games.close()
+    wiring = bootstrap.bootstrap(Settings(store=store, sqlite_path=str(tmp_path / "g.sqlite")))
+    assert wiring.games.observers == (wiring.metrics, wiring.hub.waiters)
+    assert wiring.hub.games is wiring.games
+    wiring.games.close()

@@ -16,11 +16,11 @@ from uuid import UUID
 
 import msgspec
 
+from service.domain import turns
 from service.domain.cards import card_codes, sorted_cards
 from service.domain.fairness import DealMode
 from service.domain.rules import RuleSet
 from service.domain.state import HandResult, Status, Table
-from service.domain.turns import legal_moves
 
 
 class SeatInfo(Protocol):
@@ -96,6 +96,9 @@ class LayOffOption(msgspec.Struct, kw_only=True):
 
 
 class LegalMoves(msgspec.Struct, kw_only=True):
+    """A player view's `legal` block, in card codes (its name is the OpenAPI schema's);
+    the domain's typed moves it shows are `turns.LegalMoves`."""
+
     draw: list[str]
     melds: list[list[str]]
     lay_offs: list[LayOffOption]
@@ -250,7 +253,7 @@ def _meld(meld: Any) -> MeldView:
 
 
 def _legal(table: Table, seat: int) -> LegalMoves:
-    moves = legal_moves(table, seat)
+    moves: turns.LegalMoves = turns.legal_moves(table, seat)
     return LegalMoves(
         draw=[source.value for source in moves.draw],
         melds=[card_codes(cards) for cards in moves.melds],

@@ -16,7 +16,7 @@ from litestar import Litestar
 from litestar.testing import TestClient
 
 from service.audit.verify import Outcome, verify_export
-from service.bootstrap import Service, open_games
+from service.bootstrap import Wiring, open_games
 from service.cli import main
 from service.config import Settings, Store
 from service.domain import shuffle
@@ -34,17 +34,17 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
-def served() -> Service:
+def served() -> Wiring:
     return bootstrap_test_app(admin_token=ADMIN_TOKEN)
 
 
 @pytest.fixture(scope="module")
-def games(served: Service) -> RummyApplication:
+def games(served: Wiring) -> RummyApplication:
     return served.games
 
 
 @pytest.fixture(scope="module")
-def client(served: Service) -> Iterator[TestClient[Litestar]]:
+def client(served: Wiring) -> Iterator[TestClient[Litestar]]:
     with TestClient(served.app) as test_client:
         yield test_client
 

@@ -85,7 +85,7 @@ def read_feed(client: TestClient[Litestar] | httpx.Client, limit: int) -> list[d
 def test_the_feed_delivers_every_event_of_every_game_in_commit_order_across_gaps(
     store: StoreUnderTest,
 ) -> None:
-    served = store.service(live_settings(store.settings))
+    served = store.bootstrap(live_settings(store.settings))
     games, app = served.games, served.app
     replica = store.app()
     first, _ = new_game(games)
@@ -121,7 +121,7 @@ def test_the_feed_delivers_every_event_of_every_game_in_commit_order_across_gaps
 
 
 def test_only_the_admin_reads_the_feed(sqlite_store: StoreUnderTest) -> None:
-    served = sqlite_store.service(live_settings(sqlite_store.settings))
+    served = sqlite_store.bootstrap(live_settings(sqlite_store.settings))
     games, app = served.games, served.app
     game_id, tokens = new_game(games)
     with TestClient(app) as client:

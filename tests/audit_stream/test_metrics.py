@@ -15,7 +15,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 import service.api.access_log
 from service.api.access_log import JsonFormatter, RequestIdFilter, mask_secrets, request_id
-from service.bootstrap import Service, bootstrap
+from service.bootstrap import Wiring, bootstrap
 from service.config import Settings, Store
 from service.domain.cards import Card
 from service.domain.errors import WrongPhase
@@ -27,17 +27,17 @@ from tests.audit_stream.test_stream import _action_body
 
 
 @pytest.fixture
-def served() -> Service:
+def served() -> Wiring:
     return bootstrap_test_app(admin_token=ADMIN_TOKEN)
 
 
 @pytest.fixture
-def games(served: Service) -> RummyApplication:
+def games(served: Wiring) -> RummyApplication:
     return served.games
 
 
 @pytest.fixture
-def client(served: Service) -> Iterator[TestClient[Litestar]]:
+def client(served: Wiring) -> Iterator[TestClient[Litestar]]:
     with TestClient(served.app) as test_client:
         yield test_client
 

@@ -55,11 +55,11 @@ def _proxied(settings: Settings, changes: dict[str, Any]) -> Iterator[Proxied]:
             # The tests drive many clients' load from one address.
             **{**SMALL_POOL, **NO_RATE_LIMITS, **changes},
         )
-        service = bootstrap(served)
+        wiring = bootstrap(served)
         try:
-            yield Proxied(proxy=proxy, games=service.games, app=service.app, settings=served)
+            yield Proxied(proxy=proxy, games=wiring.games, app=wiring.app, settings=served)
         finally:
-            service.games.close()
+            wiring.games.close()
 
 
 @contextmanager

@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from service.bootstrap import Service, bootstrap, open_games
+from service.bootstrap import Wiring, bootstrap, open_games
 from service.config import Settings, Store
 from service.game.application import RummyApplication
 from tests.postgres import fresh_schema
@@ -21,7 +21,7 @@ from tests.postgres import fresh_schema
 
 @dataclass
 class StoreUnderTest:
-    """One store for one test; `app()` opens an application on it, `service()`
+    """One store for one test; `app()` opens an application on it, `bootstrap()`
     the whole service (HTTP app, hub, metrics) on it.
 
     On SQLite and PostgreSQL every application opened shares the same
@@ -45,7 +45,7 @@ class StoreUnderTest:
         self.apps.append(opened)
         return opened
 
-    def service(self, settings: Settings | None = None) -> Service:
+    def bootstrap(self, settings: Settings | None = None) -> Wiring:
         """The service on this store, with `settings` (default: the store's own)."""
         served = bootstrap(settings if settings is not None else self.settings)
         self.apps.append(served.games)
