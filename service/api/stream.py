@@ -43,6 +43,7 @@ from service.api.errors import STORE_FAILURES
 from service.api.hub import EventHub, Place, Waiter
 from service.api.metrics import Metrics
 from service.domain.rules import RuleSet
+from service.game.application import GameState
 from service.projections.events import event_view
 from service.projections.views import Viewer
 
@@ -185,22 +186,35 @@ class StreamController(Controller):
             start = convert.stream_start(after, last_event_id)
             if state.table.finished and start >= state.version:
                 return Response(content=None, status_code=204)
-            hub.start()
-            stream = _Stream(
-                services=services,
-                hub=hub,
-                metrics=metrics,
-                game_id=game_id,
-                viewer=viewer,
-                rules=state.table.rules,
-                players=state.table.players,
-                after=start,
-                place=hub.take_place(),
-            )
-            messages = stream.messages()
-            # A stream that never starts never runs its `finally`: its place is given
-            # back when the collector takes it.
-            weakref.finalize(messages, stream.place.give_back)
-            return ServerSentEvent(messages)
+            return _open(services, hub, metrics, state, viewer, start)
 
         return await services.run(work, heavy=services.rebuilds(game_id))
+
+
+def _open(
+    services: Services,
+    hub: EventHub,
+    metrics: Metrics,
+    state: GameState,
+    viewer: Viewer,
+    after: int,
+) -> ServerSentEvent:
+    """The stream of `state`'s game after version `after`, holding one of the hub's
+    places (503 when none is left). It keeps what its views need, not the state."""
+    hub.start()
+    stream = _Stream(
+        services=services,
+        hub=hub,
+        metrics=metrics,
+        game_id=state.game_id,
+        viewer=viewer,
+        rules=state.table.rules,
+        players=state.table.players,
+        after=after,
+        place=hub.take_place(),
+    )
+    messages = stream.messages()
+    # A stream that never starts never runs its `finally`: its place is given
+    # back when the collector takes it.
+    weakref.finalize(messages, stream.place.give_back)
+    return ServerSentEvent(messages)
