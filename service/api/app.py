@@ -75,7 +75,9 @@ def create_app(
         cors_config=cors_config(settings),
         logging_config=json_logging(logging_config(settings)),
     )
-    # Outermost, so that every request is counted and logged, unrouted ones too.
+    # Outermost, so that every request is counted and logged, unrouted ones too:
+    # litestar's `middleware=` wraps routes only, and `asgi_handler` is what its
+    # `__call__` hands every request to (lifespan events stay litestar's).
     app.asgi_handler = RequestLog(
         RequestMetrics(BodyDeadline(app.asgi_handler, settings.body_timeout), metrics)
     )
