@@ -31,8 +31,8 @@ from pathlib import Path
 
 import httpx
 
+from service.bootstrap import open_games
 from service.config import Settings, Store
-from service.game.application import RummyApplication
 from tests.game.long_games import save_long_game
 from tests.scale.replicas import free_port
 
@@ -349,9 +349,7 @@ def main() -> None:
         database = Path(workdir) / "bench.sqlite"
         game_id = ""
         if args.attack == "heavy-read":
-            games = RummyApplication(
-                env=Settings(store=Store.SQLITE, sqlite_path=str(database)).event_store_env()
-            )
+            games = open_games(Settings(store=Store.SQLITE, sqlite_path=str(database)))
             started = time.monotonic()
             game_id = str(save_long_game(games, args.events))
             print(f"made a game of {args.events} events in {time.monotonic() - started:.1f} s")

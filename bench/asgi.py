@@ -57,7 +57,7 @@ from litestar import Litestar
 from litestar.types import HTTPRequestEvent, Message, ReceiveMessage, Scope
 
 from bench.http import SHORT_GAME, UNLIMITED, Latency, View, parse_view
-from service.api.app import create_app
+from service.bootstrap import bootstrap
 from service.config import Settings
 
 KINDS = ("health", "view", "action")
@@ -216,7 +216,7 @@ async def run(options: Options, workdir: Path) -> Timings:
             **UNLIMITED,
         }
     )
-    app = create_app(settings=settings)
+    app = bootstrap(settings).app
     timings = Timings()
     profiler = cProfile.Profile() if options.profile else None
     driver = Driver(app, timings, profiler)

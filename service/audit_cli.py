@@ -58,13 +58,12 @@ def run_verify(args: argparse.Namespace) -> int:
 def run_replay(args: argparse.Namespace) -> int:
     import msgspec
 
+    from service.bootstrap import open_games
     from service.config import Settings
-    from service.game.application import RummyApplication
     from service.game.errors import GameServiceError
     from service.projections.views import ADMIN, game_view
 
-    settings = Settings.from_env()
-    games = RummyApplication(env=settings.event_store_env())
+    games = open_games(Settings.from_env())
     try:
         state = games.state(args.game_id, args.version)
     except GameServiceError as error:

@@ -55,11 +55,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def openapi_document() -> str:
     """The OpenAPI document of the app, as committed in openapi/openapi.json."""
-    from service.api.app import create_app
-    from service.game.application import RummyApplication
+    from service import bootstrap
 
-    settings = Settings(store=Store.MEMORY)
-    app = create_app(RummyApplication(env=settings.event_store_env()), settings)
+    # The document does not depend on the store: the in-memory one opens at once.
+    app = bootstrap.bootstrap(Settings(store=Store.MEMORY)).app
     schema = app.openapi_schema.to_schema()
     return json.dumps(schema, indent=2, sort_keys=True) + "\n"
 
@@ -80,10 +79,11 @@ def _serve(args: argparse.Namespace) -> int:
 
     import uvicorn
 
+    from service import bootstrap
     from service.api.timeouts import HeaderTimeoutProtocol
-    from service.store import StoreUnavailable, prepare_store
+    from service.game.errors import StoreUnavailable
 
-    # The app reads its settings from the environment in each worker, so the
+    # Each worker builds the app from the environment (service/asgi.py), so the
     # flags are passed on that way; a bad setting fails here, before binding.
     flags = {
         "RUMMY_STORE": args.store,
@@ -96,7 +96,7 @@ def _serve(args: argparse.Namespace) -> int:
     settings = Settings.from_env()
     try:
         # Creates the tables once and proves the store answers, before binding.
-        prepare_store(settings)
+        bootstrap.prepare_store(settings)
     except StoreUnavailable as error:
         print(f"rummy: {error}", file=sys.stderr)
         return 1
@@ -105,7 +105,7 @@ def _serve(args: argparse.Namespace) -> int:
     # and went cleanly exits 0 instead. Before uvicorn listens, it stops at once.
     signal.signal(signal.SIGTERM, _stopped)
     uvicorn.run(
-        "service.api.asgi:app",
+        "service.asgi:app",
         host=settings.host,
         port=settings.port,
         workers=settings.workers,

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from litestar.testing import TestClient
 
-from service.api.app import create_app
+from service.bootstrap import bootstrap
 from service.cli import main
 from service.config import (
     CONNECT_TIMEOUT_KEY,
@@ -22,7 +22,6 @@ from service.config import (
     SettingsError,
     Store,
 )
-from service.game.application import RummyApplication
 from service.game.postgres import lock_key
 
 TOKEN = "admin-token-for-tests-0123456789"
@@ -268,8 +267,7 @@ def test_the_lock_key_depends_on_the_schema_only() -> None:
 
 
 def _client(settings: Settings) -> TestClient:  # type: ignore[type-arg]
-    games = RummyApplication(env=Settings(store=Store.MEMORY).event_store_env())
-    return TestClient(create_app(games, settings))
+    return TestClient(bootstrap(settings).app)
 
 
 def test_cors_headers_for_an_allowed_origin() -> None:
@@ -312,10 +310,7 @@ def test_body_size_limit() -> None:
 
 
 def _app_logging_at(level: LogLevel) -> None:
-    create_app(
-        RummyApplication(env=Settings(store=Store.MEMORY).event_store_env()),
-        Settings(store=Store.MEMORY, log_level=level),
-    )
+    bootstrap(Settings(store=Store.MEMORY, log_level=level))
 
 
 def test_log_level_reaches_the_app() -> None:

@@ -11,59 +11,45 @@ from litestar.openapi import OpenAPIConfig
 from litestar.openapi.spec import Components, SecurityScheme, Server
 from litestar.plugins.problem_details import ProblemDetailsPlugin
 
+from service.api.access_log import RequestLog, json_logging, mask_also
 from service.api.audit import AuditController
 from service.api.bodies import strict_body
-from service.api.caps import Caps
+from service.api.deps import Services
 from service.api.errors import problem_details_config
 from service.api.feed import FeedController
-from service.api.games import GamesController, Services
+from service.api.games import GamesController
 from service.api.headers import refuse_repeated_headers
 from service.api.health import HealthController, Readiness
+from service.api.hub import EventHub, end_streams_on_signals
 from service.api.log_writer import flush_logs
-from service.api.logging import RequestLog, json_logging, mask_also
 from service.api.metrics import Metrics, MetricsController, RequestMetrics
 from service.api.openapi import finish_openapi
 from service.api.ops import cors_config, logging_config
 from service.api.queries import strict_query
-from service.api.stream import EventHub, StreamController, StreamSettings, end_streams_on_signals
+from service.api.stream import StreamController
 from service.api.throttle import Throttle
 from service.api.timeouts import BodyDeadline
-from service.config import Settings, Store
+from service.config import Settings
 from service.game.application import RummyApplication
-from service.store import open_games
 
 API_VERSION = "1.0.0"
 
 
 def create_app(
-    games: RummyApplication | None = None,
-    settings: Settings | None = None,
+    settings: Settings,
+    *,
+    games: RummyApplication,
+    metrics: Metrics,
+    hub: EventHub,
+    throttle: Throttle,
 ) -> Litestar:
-    """The HTTP service over `games` (by default, the store `settings` name)."""
-    settings = settings if settings is not None else Settings.from_env()
+    """The HTTP service over parts made by the composition root (service/bootstrap.py):
+    `games` already tells `metrics` and `hub` of its saves."""
     for secret in (settings.admin_token, settings.metrics_token):
         if secret is not None:
             mask_also(secret)
-    if games is None:
-        games = open_games(settings)
-    services = Services(
-        games=games,
-        admin_token=settings.admin_token,
-        caps=Caps.from_settings(settings),
-        inline=settings.store is not Store.POSTGRES,
-        metrics_token=settings.metrics_token,
-    )
-    metrics = Metrics()
-    games.observers = (*games.observers, metrics)
+    services = Services.from_settings(settings, games)
     readiness = Readiness(games, settings.ready_timeout)
-    hub = EventHub(
-        games,
-        StreamSettings(
-            heartbeat_seconds=settings.stream_heartbeat_ms / 1000,
-            poll_seconds=settings.stream_poll_ms / 1000,
-            max_streams=settings.max_streams,
-        ),
-    )
     app = Litestar(
         route_handlers=[
             GamesController,
@@ -80,7 +66,7 @@ def create_app(
             "readiness": Provide(lambda: readiness, sync_to_thread=False),
         },
         before_request=check_request,
-        state=State({"throttle": Throttle(settings)}),
+        state=State({"throttle": throttle}),
         on_startup=[lambda: end_streams_on_signals(hub)],
         on_shutdown=[hub.close, flush_logs],
         plugins=[ProblemDetailsPlugin(problem_details_config())],
@@ -89,7 +75,9 @@ def create_app(
         cors_config=cors_config(settings),
         logging_config=json_logging(logging_config(settings)),
     )
-    # Outermost, so that every request is counted and logged, unrouted ones too.
+    # Outermost, so that every request is counted and logged, unrouted ones too:
+    # litestar's `middleware=` wraps routes only, and `asgi_handler` is what its
+    # `__call__` hands every request to (lifespan events stay litestar's).
     app.asgi_handler = RequestLog(
         RequestMetrics(BodyDeadline(app.asgi_handler, settings.body_timeout), metrics)
     )

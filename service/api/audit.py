@@ -5,19 +5,15 @@ from __future__ import annotations
 from uuid import UUID
 
 from litestar import Controller, Response, get
-from litestar.datastructures import ResponseHeader
 from litestar.di import NamedDependency
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.openapi.spec import Example
 from litestar.params import FromPath
 
-from service.api.auth import viewer_for
+from service.api.auth import require_audit_reader, viewer_for
+from service.api.deps import ETAG, Authorization, Services, etag
 from service.api.docs import problems
-from service.api.errors import Forbidden, Unauthorized
-from service.api.games import Authorization, Services
-from service.domain.state import Status
 from service.projections.audit import AuditExport, audit_export
-from service.projections.views import PUBLIC
 
 _EXAMPLE = {
     "format": "straight-rummy/audit/v1",
@@ -74,14 +70,7 @@ class AuditController(Controller):
             "time (the seed stays null until the game is finished); anyone may once the game "
             "is finished."
         ),
-        sync_to_thread=True,
-        response_headers=[
-            ResponseHeader(
-                name="ETag",
-                description='The game\'s version, quoted: `"12"`.',
-                documentation_only=True,
-            )
-        ],
+        response_headers=[ETAG],
         responses={
             200: ResponseSpec(
                 generate_examples=False,
@@ -92,20 +81,17 @@ class AuditController(Controller):
             **problems(401, 403, 404),
         },
     )
-    def get_audit_export(
+    async def get_audit_export(
         self,
         services: NamedDependency[Services],
         game_id: FromPath[UUID],
         authorization: Authorization = None,
     ) -> Response[AuditExport]:
-        state = services.games.state(game_id)
-        viewer = viewer_for(state, authorization, services.admin_token)
-        if not viewer.admin and state.table.status is not Status.FINISHED:
-            message = (
-                "The audit export of a game in play is for the admin; anyone may read it "
-                "once the game is finished."
-            )
-            raise Unauthorized(message) if viewer == PUBLIC else Forbidden(message)
-        events = services.games.events_after(game_id)
-        export = audit_export(str(game_id), events)
-        return Response(export, headers={"ETag": f'"{export.version}"'})
+        def work() -> Response[AuditExport]:
+            state = services.games.state(game_id)
+            require_audit_reader(state, viewer_for(state, authorization, services.admin_token))
+            export = audit_export(str(game_id), services.games.events_after(game_id))
+            return Response(export, headers=etag(export.version))
+
+        # Every event of the game, at any length.
+        return await services.run(work, heavy=True)

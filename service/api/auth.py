@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import hmac
-from uuid import UUID
 
 from service.api.errors import Forbidden, Unauthorized
+from service.domain.state import Status
 from service.game.results import GameState
 from service.game.tokens import token_game
 from service.projections.views import ADMIN, PUBLIC, Viewer
@@ -82,5 +82,26 @@ def require_player(game: GameState, authorization: str | None, admin_token: str 
     return player_seat(game, token)
 
 
-def same_game(game_id: UUID, game: GameState) -> bool:
-    return game.game_id == game_id
+def require_admin(authorization: str | None, admin_token: str | None) -> None:
+    """Only the admin token passes: 401 without a token (or with a bad one), 403 for a
+    player's token."""
+    token = bearer_token(authorization)
+    if token is None:
+        raise Unauthorized("The feed is for the admin: send the admin token.")
+    if is_admin(token, admin_token):
+        return
+    if token_game(token) is not None:
+        raise Forbidden("A player's token reads its own game; the feed is for the admin.")
+    raise Unauthorized("The token is not the admin token.")
+
+
+def require_audit_reader(game: GameState, viewer: Viewer) -> None:
+    """The audit export of a game in play is the admin's (it names every card dealt);
+    anyone's once the game is finished: 401 for the public, 403 for a player."""
+    if viewer.admin or game.table.status is Status.FINISHED:
+        return
+    message = (
+        "The audit export of a game in play is for the admin; anyone may read it "
+        "once the game is finished."
+    )
+    raise Unauthorized(message) if viewer == PUBLIC else Forbidden(message)

@@ -2,44 +2,25 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Annotated, Any
 from uuid import UUID
 
-import msgspec
 from litestar import Controller, get
 from litestar.di import NamedDependency
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.openapi.spec import Example
 from litestar.params import QueryParameter
 
-from service.api.auth import bearer_token, is_admin
+from service.api import schemas as s
+from service.api.auth import require_admin
+from service.api.deps import Authorization, Services
 from service.api.docs import problems
-from service.api.errors import Forbidden, Unauthorized
-from service.api.games import Authorization, Services
 from service.domain.rules import RuleSet
 from service.game.application import RummyApplication
 from service.game.results import FeedEntry
-from service.game.tokens import token_game
-from service.projections.events import EventView, event_view
+from service.projections.events import event_view
 from service.projections.views import ADMIN
-
-
-class FeedItem(msgspec.Struct, kw_only=True):
-    position: int
-    """The event's place in the commit order of all games: grows, may skip numbers."""
-    game_id: str
-    event: EventView
-    """The event as the admin sees it in `listEvents` (`version` is its place in its game)."""
-
-
-class FeedPage(msgspec.Struct, kw_only=True):
-    events: list[FeedItem]
-    next_after: int
-    """Ask for `after=next_after` next: the position of the last event here (or `after`
-    if there is none). Positions have gaps, so never compute a cursor by counting."""
-    last_position: int
-    """The newest position now; you have read to the end when `next_after` reaches it."""
-
 
 _EXAMPLE = {
     "events": [
@@ -85,18 +66,17 @@ class FeedController(Controller):
             "numbers (a write that was rolled back uses one up); the cursor never skips an "
             "event. Events are shown as the admin sees them."
         ),
-        sync_to_thread=True,
         responses={
             200: ResponseSpec(
                 generate_examples=False,
-                data_container=FeedPage,
+                data_container=s.FeedPage,
                 description="A page of the feed.",
                 examples=[Example(summary="Two events of two games", value=_EXAMPLE)],
             ),
             **problems(401, 403, 422),
         },
     )
-    def get_feed(
+    async def get_feed(
         self,
         services: NamedDependency[Services],
         after: Annotated[
@@ -107,37 +87,29 @@ class FeedController(Controller):
             int, QueryParameter(ge=1, le=1000, description="At most this many.")
         ] = 100,
         authorization: Authorization = None,
-    ) -> FeedPage:
+    ) -> s.FeedPage:
         require_admin(authorization, services.admin_token)
-        games = services.games
-        last_position = games.last_position()
-        entries = games.feed(after, limit)
-        setups = _Setups(games)
-        return FeedPage(
-            events=[
-                FeedItem(
-                    position=entry.position,
-                    game_id=str(entry.game_id),
-                    event=event_view(entry.event, ADMIN, *setups.of(entry)),
-                )
-                for entry in entries
-            ],
-            next_after=entries[-1].position if entries else after,
-            last_position=max(last_position, entries[-1].position if entries else 0),
-        )
+        # Up to `limit` events of any games, each game's first read if not on the page.
+        return await services.run(partial(feed_page, services.games, after, limit), heavy=True)
 
 
-def require_admin(authorization: str | None, admin_token: str | None) -> None:
-    """Only the admin token passes: 401 without a token (or with a bad one), 403 for a
-    player's token."""
-    token = bearer_token(authorization)
-    if token is None:
-        raise Unauthorized("The feed is for the admin: send the admin token.")
-    if is_admin(token, admin_token):
-        return
-    if token_game(token) is not None:
-        raise Forbidden("A player's token reads its own game; the feed is for the admin.")
-    raise Unauthorized("The token is not the admin token.")
+def feed_page(games: RummyApplication, after: int, limit: int) -> s.FeedPage:
+    """The feed's events after position `after`, as the admin sees them."""
+    last_position = games.last_position()
+    entries = games.feed(after, limit)
+    setups = _Setups(games)
+    return s.FeedPage(
+        events=[
+            s.FeedItem(
+                position=entry.position,
+                game_id=str(entry.game_id),
+                event=event_view(entry.event, ADMIN, *setups.of(entry)),
+            )
+            for entry in entries
+        ],
+        next_after=entries[-1].position if entries else after,
+        last_position=max(last_position, entries[-1].position if entries else 0),
+    )
 
 
 class _Setups:

@@ -30,10 +30,10 @@ from prometheus_client import (
 )
 from prometheus_client.multiprocess import MultiProcessCollector
 
+from service.api.access_log import route_of
 from service.api.auth import require_metrics_reader
+from service.api.deps import Authorization, Services
 from service.api.docs import problems
-from service.api.games import Authorization, Services
-from service.api.logging import route_of
 
 ACTION_ROUTE = "/games/{game_id}/actions"
 MEDIA_TYPE = "text/plain; version=0.0.4"
@@ -199,7 +199,6 @@ class MetricsController(Controller):
             "send it, or the admin token, as `Authorization: Bearer <token>`."
         ),
         media_type="text/plain",
-        sync_to_thread=False,
         responses={
             200: ResponseSpec(
                 generate_examples=False,
@@ -221,7 +220,7 @@ class MetricsController(Controller):
             **problems(401),
         },
     )
-    def get_metrics(
+    async def get_metrics(
         self,
         metrics: NamedDependency[Metrics],
         services: NamedDependency[Services],

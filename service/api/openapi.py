@@ -53,8 +53,8 @@ from litestar.openapi.spec import (
 from litestar.routes import HTTPRoute
 
 from service.api.caps import Caps
+from service.api.convert import IF_MATCH_PATTERN
 from service.api.docs import problem_response, store_unavailable_response
-from service.api.games import IF_MATCH_PATTERN
 from service.api.printable import json_schema_pattern
 from service.domain.rules import (
     DECK_SIZE,

@@ -27,6 +27,7 @@ from service.domain.rules import (
     RummyBonus,
     Scoring,
 )
+from service.projections.events import EventView
 
 CardCode = StrEnum(  # type: ignore[misc]
     "CardCode", {card.code: card.code for card in FULL_DECK}, module=__name__
@@ -172,3 +173,30 @@ class JoinedSeat(msgspec.Struct, kw_only=True):
 
 class Health(msgspec.Struct, kw_only=True):
     status: str
+
+
+class EventsPage(msgspec.Struct, kw_only=True):
+    game_id: str
+    version: int
+    """The game's version now; the last event may be older when the page is full."""
+    events: list[EventView]
+    more: bool
+    """Whether the game has events after this page's last: ask again with `after` its
+    version (a page holds `limit` events, or the service's page size without one)."""
+
+
+class FeedItem(msgspec.Struct, kw_only=True):
+    position: int
+    """The event's place in the commit order of all games: grows, may skip numbers."""
+    game_id: str
+    event: EventView
+    """The event as the admin sees it in `listEvents` (`version` is its place in its game)."""
+
+
+class FeedPage(msgspec.Struct, kw_only=True):
+    events: list[FeedItem]
+    next_after: int
+    """Ask for `after=next_after` next: the position of the last event here (or `after`
+    if there is none). Positions have gaps, so never compute a cursor by counting."""
+    last_position: int
+    """The newest position now; you have read to the end when `next_after` reaches it."""

@@ -13,12 +13,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
+from service.domain import turns
 from service.domain.actions import Action
 from service.domain.cards import FULL_DECK, Card
 from service.domain.melds import MeldKind, TableMeld
 from service.domain.rules import RuleSet
 from service.domain.state import Phase, Source
-from service.domain.turns import LegalMoves
 from service.projections.views import GameView
 
 
@@ -34,7 +34,8 @@ class BotView:
     rules: RuleSet
     phase: Phase | None
     hand: tuple[Card, ...]
-    legal: LegalMoves
+    legal: turns.LegalMoves
+    """The view's `legal` block read back into the domain's moves."""
     melds: tuple[TableMeld, ...]
     """The melds on the table, copies: a strategy may try lay-offs on them."""
     discard_top: Card | None
@@ -55,7 +56,7 @@ class BotView:
             rules=_rules(tuple(sorted(view.rules.items()))),
             phase=None if view.phase is None else Phase(view.phase),
             hand=_cards(view.my_hand),
-            legal=LegalMoves(
+            legal=turns.LegalMoves(
                 draw=tuple(Source(source) for source in legal.draw),
                 melds=tuple(_cards(cards) for cards in legal.melds),
                 lay_offs=tuple(

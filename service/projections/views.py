@@ -96,7 +96,8 @@ class LayOffOption(msgspec.Struct, kw_only=True):
 
 
 class LegalMoves(msgspec.Struct, kw_only=True):
-    """`service.domain.turns.LegalMoves` as a player's view shows it: card codes."""
+    """A player view's `legal` block, in card codes (its name is the OpenAPI schema's);
+    the domain's typed moves it shows are `turns.LegalMoves`."""
 
     draw: list[str]
     melds: list[list[str]]
@@ -252,7 +253,7 @@ def _meld(meld: Any) -> MeldView:
 
 
 def _legal(table: Table, seat: int) -> LegalMoves:
-    moves = turns.legal_moves(table, seat)
+    moves: turns.LegalMoves = turns.legal_moves(table, seat)
     return LegalMoves(
         draw=[source.value for source in moves.draw],
         melds=[card_codes(cards) for cards in moves.melds],

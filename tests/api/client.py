@@ -16,12 +16,8 @@ import httpx
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from service.api.app import create_app
-from service.bots.seats import BotSeats
-from service.config import Settings, Store
-from service.game.application import RummyApplication
+from tests.apps import bootstrap_test_app
 from tests.domain.tables import deck_for
-from tests.rates import NO_RATE_LIMITS
 
 ADMIN_TOKEN = "admin-token-for-the-api-tests"
 ADMIN = "admin"
@@ -33,8 +29,7 @@ Json = Any
 
 
 def make_app() -> Litestar:
-    settings = Settings(store=Store.MEMORY, admin_token=ADMIN_TOKEN, **NO_RATE_LIMITS)
-    return create_app(RummyApplication(env=settings.event_store_env(), bots=BotSeats()), settings)
+    return bootstrap_test_app(admin_token=ADMIN_TOKEN).app
 
 
 def deck(hands: Sequence[str], upcard: str, stock: str = "", dealer: int = 0) -> list[str]:

@@ -1,4 +1,4 @@
-"""The module servers import (`service.api.asgi:app`)."""
+"""The module servers import (`service.asgi:app`)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from tests.scale.replicas import clean_environment
 PROBE = """
 import gc
 before = gc.get_freeze_count()
-import service.api.asgi
-print(before, gc.get_freeze_count(), type(service.api.asgi.app).__name__)
+import service.asgi
+print(before, gc.get_freeze_count(), type(service.asgi.app).__name__)
 """
 
 

@@ -27,13 +27,11 @@ import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from service.api.app import create_app
-from service.bots.seats import BotSeats
+from service.bootstrap import bootstrap
 from service.config import Settings, Store
 from service.domain.actions import Discard, Draw
 from service.domain.state import Source
 from service.domain.turns import legal_moves
-from service.game.application import RummyApplication
 from tests.api.client import (
     ADMIN,
     ADMIN_TOKEN,
@@ -486,8 +484,9 @@ def test_events_after_n_come_in_pages_that_say_whether_more_follow() -> None:
     page at a time (docs/api.md "Limits"): without `limit`, the service's page size;
     `more` tells a first page from the whole, and following it yields every event."""
     settings = Settings(store=Store.MEMORY, admin_token=ADMIN_TOKEN, events_page=25)
-    games = RummyApplication(env=settings.event_store_env(), bots=BotSeats())
-    with TestClient(create_app(games, settings)) as client:
+    served = bootstrap(settings)
+    games = served.games
+    with TestClient(served.app) as client:
         # Void hands of one turn each: a long game in few moves (all tie, so it goes on).
         rules = {"max_turns": 1, "exhausted": "void", "deals": 1}
         created = client.post("/games", json={"players": TWO, "rules": rules}).json()
@@ -525,8 +524,9 @@ def test_an_events_page_is_never_older_than_its_events(monkeypatch: pytest.Monke
     at least the version of every event on it, even when another writer moves the
     game while the page is being read."""
     settings = Settings(store=Store.MEMORY, admin_token=ADMIN_TOKEN)
-    games = RummyApplication(env=settings.event_store_env())
-    with TestClient(create_app(games, settings)) as client:
+    served = bootstrap(settings)
+    games = served.games
+    with TestClient(served.app) as client:
         created = client.post("/games", json={"players": TWO, "dealer": ANN}).json()
         game_id = UUID(created["game_id"])
         read_events = games.events_after
@@ -593,8 +593,7 @@ def test_a_repeated_key_returns_the_original_outcome_after_a_restart(tmp_path: P
 
 
 def serve(settings: Settings) -> TestClient[Litestar]:
-    games = RummyApplication(env=settings.event_store_env(), bots=BotSeats())
-    return TestClient(create_app(games, settings))
+    return TestClient(bootstrap(settings).app)
 
 
 # --- Identities, fairness, audit -----------------------------------------------------------
@@ -602,8 +601,9 @@ def serve(settings: Settings) -> TestClient[Litestar]:
 
 def test_only_a_hash_of_a_token_is_stored(tmp_path: Path) -> None:
     settings = Settings(store=Store.MEMORY, admin_token=ADMIN_TOKEN)
-    games = RummyApplication(env=settings.event_store_env(), bots=BotSeats())
-    with TestClient(create_app(games, settings)) as client:
+    served = bootstrap(settings)
+    games = served.games
+    with TestClient(served.app) as client:
         created = client.post("/games", json={"players": [{"name": "Ann"}], "seats": 2}).json()
         joined = client.post(f"/games/{created['game_id']}/players", json={"name": "Bob"})
         tokens = [created["players"][0]["token"], joined.json()["token"]]
@@ -615,9 +615,7 @@ def test_only_a_hash_of_a_token_is_stored(tmp_path: Path) -> None:
 
 
 def test_without_an_admin_token_configured_no_token_is_the_admin() -> None:
-    settings = Settings(store=Store.MEMORY)
-    games = RummyApplication(env=settings.event_store_env(), bots=BotSeats())
-    with TestClient(create_app(games, settings)) as client:
+    with TestClient(bootstrap(Settings(store=Store.MEMORY)).app) as client:
         game_id = client.post("/games", json={"players": TWO}).json()["game_id"]
         for token in ("", "admin", ADMIN_TOKEN):
             headers = {"Authorization": f"Bearer {token}"}
@@ -700,13 +698,14 @@ def test_ready_is_a_503_problem_when_the_store_does_not_answer(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     settings = Settings(store=Store.MEMORY)
-    games = RummyApplication(env=settings.event_store_env())
+    served = bootstrap(settings)
+    games = served.games
 
     def down() -> None:
         raise ConnectionError("no store")
 
     monkeypatch.setattr(games, "check_store", down)
-    with TestClient(create_app(games, settings)) as client:
+    with TestClient(served.app) as client:
         response = client.get("/ready")
         assert response.status_code == 503
         assert response.headers["content-type"].startswith("application/problem+json")

@@ -18,8 +18,8 @@ from pathlib import Path
 import httpx
 import pytest
 
+from service.bootstrap import open_games
 from service.config import Settings, Store
-from service.game.application import RummyApplication
 from tests.game.long_games import save_long_game
 from tests.scale.replicas import Replica, clean_environment, free_port
 
@@ -32,7 +32,7 @@ REPLAYS = 4
 def server_with_a_long_game(tmp_path: Path) -> Iterator[tuple[str, str]]:
     database = str(tmp_path / "games.sqlite")
     settings = Settings(store=Store.SQLITE, sqlite_path=database)
-    game_id = save_long_game(RummyApplication(env=settings.event_store_env()), EVENTS)
+    game_id = save_long_game(open_games(settings), EVENTS)
     env = {
         **clean_environment(),
         "RUMMY_HOST": "127.0.0.1",

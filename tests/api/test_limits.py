@@ -18,12 +18,10 @@ from limits.aio.storage import RedisStorage
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from service.api.app import create_app
 from service.api.throttle import KEY_PREFIX
-from service.bots.seats import BotSeats
-from service.config import Settings, Store
-from service.game.application import RummyApplication
+from service.config import Settings
 from tests.api.client import ADMIN_TOKEN, deck
+from tests.apps import bootstrap_test_app
 
 TWO_PLAYERS = [{"name": "Ann"}, {"name": "Bob"}]
 REDIS = "redis://127.0.0.1:6379/15"
@@ -31,13 +29,8 @@ REDIS = "redis://127.0.0.1:6379/15"
 
 
 def _app(**settings: Any) -> Litestar:
-    chosen = Settings(
-        store=Store.MEMORY,
-        admin_token=ADMIN_TOKEN,
-        **{"create_rate": None, "join_rate": None, "action_rate": None, **settings},
-    )
-    games = RummyApplication(env=chosen.event_store_env(), bots=BotSeats())
-    return create_app(games, chosen)
+    """The test app with the limits `settings` turn on (all off otherwise)."""
+    return bootstrap_test_app(admin_token=ADMIN_TOKEN, **settings).app
 
 
 def _create(client: TestClient[Litestar], **headers: str) -> httpx.Response:

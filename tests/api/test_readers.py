@@ -15,20 +15,16 @@ from uuid import UUID
 
 from litestar.testing import TestClient
 
-from service.api.app import create_app
-from service.bots.seats import BotSeats
-from service.config import Settings, Store
-from service.game.application import RummyApplication
 from tests.api.client import ADMIN, ADMIN_TOKEN, PUBLIC, Api
+from tests.apps import bootstrap_test_app
 from tests.bots.test_http import random_legal_action
-from tests.rates import NO_RATE_LIMITS
 
 
 def test_no_reader_changes_the_game_the_cache_shares() -> None:
-    settings = Settings(store=Store.MEMORY, admin_token=ADMIN_TOKEN, **NO_RATE_LIMITS)
-    games = RummyApplication(env=settings.event_store_env(), bots=BotSeats())
+    wiring = bootstrap_test_app(admin_token=ADMIN_TOKEN)
+    games = wiring.games
     rng = Random(12)
-    with TestClient(create_app(games, settings)) as client:
+    with TestClient(wiring.app) as client:
         api = Api(client)
         players = [{"name": "ann"}, {"name": "robo", "bot": "basic"}, {"name": "cy"}]
         game = api.create(players=players, seed="readers", rules={"deals": 1})

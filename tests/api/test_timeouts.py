@@ -10,10 +10,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from service.api.app import create_app
 from service.api.timeouts import server_options
+from service.bootstrap import bootstrap
 from service.config import Settings, Store
-from service.game.application import RummyApplication
 from tests.audit_stream.servers import serve
 
 TIMEOUT = 0.5
@@ -28,7 +27,7 @@ def address() -> Iterator[tuple[str, int]]:
     settings = Settings(
         store=Store.MEMORY, header_timeout=TIMEOUT, body_timeout=TIMEOUT, create_rate=None
     )
-    app = create_app(RummyApplication(env=settings.event_store_env()), settings)
+    app = bootstrap(settings).app
     with serve(app, **server_options(settings)) as base:
         host, port = base.removeprefix("http://").split(":")
         yield host, int(port)

@@ -15,9 +15,8 @@ import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from service.api.app import create_app
 from service.audit.verify import Outcome, verify_export
-from service.bots.seats import BotSeats
+from service.bootstrap import Wiring, open_games
 from service.cli import main
 from service.config import Settings, Store
 from service.domain import shuffle
@@ -27,23 +26,27 @@ from service.game.application import RummyApplication
 from service.game.commands import NewGame, NewSeat
 from service.game.tokens import hash_token
 from service.projections.audit import audit_export
+from tests.apps import bootstrap_test_app
 from tests.audit_stream.games import LONG_HAND_RULES, SHORT_RULES, new_game, play
 from tests.audit_stream.servers import ADMIN_TOKEN, bearer
 from tests.game.stored_events import V1, load, read
-from tests.rates import NO_RATE_LIMITS
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
-def games() -> RummyApplication:
-    return RummyApplication(env=Settings(store=Store.MEMORY).event_store_env(), bots=BotSeats())
+def served() -> Wiring:
+    return bootstrap_test_app(admin_token=ADMIN_TOKEN)
 
 
 @pytest.fixture(scope="module")
-def client(games: RummyApplication) -> Iterator[TestClient[Litestar]]:
-    settings = Settings(store=Store.MEMORY, admin_token=ADMIN_TOKEN, **NO_RATE_LIMITS)
-    with TestClient(create_app(games, settings)) as test_client:
+def games(served: Wiring) -> RummyApplication:
+    return served.games
+
+
+@pytest.fixture(scope="module")
+def client(served: Wiring) -> Iterator[TestClient[Litestar]]:
+    with TestClient(served.app) as test_client:
         yield test_client
 
 
@@ -136,7 +139,7 @@ def test_a_chosen_seed_with_open_seats_and_joiners_client_seeds_verifies(
 
 
 def test_a_game_stored_before_deal_was_recorded_keeps_its_chain_and_verifies() -> None:
-    games = RummyApplication(env=Settings(store=Store.MEMORY).event_store_env())
+    games = open_games(Settings(store=Store.MEMORY))
     fixture = read(V1)
     game_id = load(games, fixture)
     export = export_of(games, game_id)
@@ -317,7 +320,7 @@ def test_rummy_replay_prints_the_game_at_a_version_from_the_store(
 ) -> None:
     database = tmp_path / "rummy.sqlite"
     settings = Settings(store=Store.SQLITE, sqlite_path=str(database))
-    writer = RummyApplication(env=settings.event_store_env())
+    writer = open_games(settings)
     game_id, _ = new_game(writer)
     play(writer, game_id, moves=3)
     writer.close()

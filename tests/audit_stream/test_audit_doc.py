@@ -12,8 +12,8 @@ import msgspec
 import pytest
 
 from service.audit.chain import canonical, genesis, link
+from service.bootstrap import open_games
 from service.config import Settings, Store
-from service.game.application import RummyApplication
 from service.projections.audit import audit_export
 from tests.audit_stream.games import new_game, play
 
@@ -37,7 +37,7 @@ def reference() -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def export() -> dict[str, Any]:
-    games = RummyApplication(env=Settings(store=Store.MEMORY).event_store_env())
+    games = open_games(Settings(store=Store.MEMORY))
     game_id, _ = new_game(games, client_seeds=('Zoë "Z"\n', "🂡"))
     play(games, game_id)
     parsed: dict[str, Any] = json.loads(

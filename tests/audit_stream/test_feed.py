@@ -15,7 +15,7 @@ from litestar import Litestar
 from litestar.testing import TestClient
 from psycopg import sql
 
-from service.api.app import create_app
+from service.bootstrap import bootstrap
 from service.config import Settings, Store
 from service.game.application import RummyApplication
 from tests.audit_stream.conftest import live_settings
@@ -85,9 +85,9 @@ def read_feed(client: TestClient[Litestar] | httpx.Client, limit: int) -> list[d
 def test_the_feed_delivers_every_event_of_every_game_in_commit_order_across_gaps(
     store: StoreUnderTest,
 ) -> None:
-    games = store.app()
+    served = store.bootstrap(live_settings(store.settings))
+    games, app = served.games, served.app
     replica = store.app()
-    app = create_app(games, live_settings(store.settings))
     first, _ = new_game(games)
     second, _ = new_game(replica, players=3)
     make_gap(store, games)
@@ -121,9 +121,9 @@ def test_the_feed_delivers_every_event_of_every_game_in_commit_order_across_gaps
 
 
 def test_only_the_admin_reads_the_feed(sqlite_store: StoreUnderTest) -> None:
-    games = sqlite_store.app()
+    served = sqlite_store.bootstrap(live_settings(sqlite_store.settings))
+    games, app = served.games, served.app
     game_id, tokens = new_game(games)
-    app = create_app(games, live_settings(sqlite_store.settings))
     with TestClient(app) as client:
         expected = {
             None: (401, "unauthorized"),
@@ -140,7 +140,7 @@ def test_only_the_admin_reads_the_feed(sqlite_store: StoreUnderTest) -> None:
 
 def test_without_an_admin_token_configured_nobody_reads_the_feed(tmp_path: Any) -> None:
     settings = Settings(store=Store.MEMORY)
-    app = create_app(RummyApplication(env=settings.event_store_env()), settings)
+    app = bootstrap(settings).app
     with TestClient(app) as client:
         assert client.get("/feed", headers=bearer("anything-at-all")).status_code == 401
 
@@ -148,7 +148,7 @@ def test_without_an_admin_token_configured_nobody_reads_the_feed(tmp_path: Any) 
 @pytest.mark.parametrize("limit", [1, 1000])
 def test_the_feed_of_an_empty_store_is_empty(limit: int) -> None:
     settings = Settings(store=Store.MEMORY, admin_token=ADMIN_TOKEN)
-    app = create_app(RummyApplication(env=settings.event_store_env()), settings)
+    app = bootstrap(settings).app
     with TestClient(app) as client:
         page = client.get("/feed", params={"limit": limit}, headers=ADMIN).json()
         assert page == {"events": [], "next_after": 0, "last_position": 0}

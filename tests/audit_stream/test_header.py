@@ -20,7 +20,7 @@ import msgspec
 import pytest
 
 from service.audit.verify import Outcome, Verdict, verify_export
-from service.bots.seats import BotSeats
+from service.bootstrap import open_games
 from service.config import Settings, Store
 from service.domain.cards import FULL_DECK
 from service.game.application import RummyApplication
@@ -44,7 +44,7 @@ def _exported(games: RummyApplication, game_id: Any) -> Export:
 
 
 def _application() -> RummyApplication:
-    return RummyApplication(env=Settings(store=Store.MEMORY).event_store_env(), bots=BotSeats())
+    return open_games(Settings(store=Store.MEMORY))
 
 
 def _finished_with_a_bot_and_a_late_joiner() -> Export:
@@ -93,7 +93,7 @@ def _with_recycles_and_an_exhausted_hand() -> Export:
 def _stored_by_v1_code() -> Export:
     """The committed game of tests/game/fixtures/stored_events_v1.json: explicit decks, a
     named dealer, a seat joined from the lobby, stored by earlier code."""
-    games = RummyApplication(env=Settings(store=Store.MEMORY).event_store_env())
+    games = open_games(Settings(store=Store.MEMORY))
     return _exported(games, load(games, read()))
 
 

@@ -13,28 +13,32 @@ from litestar import Litestar
 from litestar.testing import TestClient
 from prometheus_client.parser import text_string_to_metric_families
 
-import service.api.logging
-from service.api.app import create_app
-from service.api.logging import JsonFormatter, RequestIdFilter, mask_secrets, request_id
+import service.api.access_log
+from service.api.access_log import JsonFormatter, RequestIdFilter, mask_secrets, request_id
+from service.bootstrap import Wiring, bootstrap
 from service.config import Settings, Store
 from service.domain.cards import Card
 from service.domain.errors import WrongPhase
 from service.game.application import RummyApplication
+from tests.apps import bootstrap_test_app
 from tests.audit_stream.games import new_game, next_move, play
 from tests.audit_stream.servers import ADMIN_TOKEN, bearer
 from tests.audit_stream.test_stream import _action_body
-from tests.rates import NO_RATE_LIMITS
 
 
 @pytest.fixture
-def games() -> RummyApplication:
-    return RummyApplication(env=Settings(store=Store.MEMORY).event_store_env())
+def served() -> Wiring:
+    return bootstrap_test_app(admin_token=ADMIN_TOKEN)
 
 
 @pytest.fixture
-def client(games: RummyApplication) -> Iterator[TestClient[Litestar]]:
-    settings = Settings(store=Store.MEMORY, admin_token=ADMIN_TOKEN, **NO_RATE_LIMITS)
-    with TestClient(create_app(games, settings)) as test_client:
+def games(served: Wiring) -> RummyApplication:
+    return served.games
+
+
+@pytest.fixture
+def client(served: Wiring) -> Iterator[TestClient[Litestar]]:
+    with TestClient(served.app) as test_client:
         yield test_client
 
 
@@ -150,14 +154,14 @@ def test_the_json_formatter_stamps_the_request_id_and_masks_secrets() -> None:
 
 
 def test_the_admin_token_is_masked_wherever_it_shows(monkeypatch: pytest.MonkeyPatch) -> None:
-    # What create_app registers lasts for the process: undone after this test.
-    monkeypatch.setattr(service.api.logging, "_secrets", ())
+    # What building the app registers lasts for the process: undone after this test.
+    monkeypatch.setattr(service.api.access_log, "_secrets", ())
     admin_token = "pasted-into-a-path-0123456789"
     line = f"GET /games/{admin_token}/events 404"
     assert mask_secrets(line) == line, "no pattern finds it"
 
     settings = Settings(store=Store.MEMORY, admin_token=admin_token)
-    create_app(RummyApplication(env=settings.event_store_env()), settings)
+    bootstrap(settings)
 
     assert mask_secrets(line) == "GET /games/***/events 404"
 
@@ -194,11 +198,9 @@ def test_a_request_id_comes_back_and_a_bad_one_is_replaced(client: TestClient[Li
 METRICS_TOKEN = "metrics-token-for-the-tests-0123"
 
 
-def test_with_a_metrics_token_only_it_or_the_admin_token_reads_the_metrics(
-    games: RummyApplication,
-) -> None:
+def test_with_a_metrics_token_only_it_or_the_admin_token_reads_the_metrics() -> None:
     settings = Settings(store=Store.MEMORY, admin_token=ADMIN_TOKEN, metrics_token=METRICS_TOKEN)
-    with TestClient(create_app(games, settings)) as client:
+    with TestClient(bootstrap(settings).app) as client:
         created = client.post("/games", json={"players": [{"name": "Ann"}, {"name": "Bob"}]})
         player = created.json()["players"][0]["token"]
         for headers in ({}, bearer("not-the-metrics-token-0123456789"), bearer(player)):
@@ -215,8 +217,8 @@ def test_with_a_metrics_token_only_it_or_the_admin_token_reads_the_metrics(
 
 
 def test_the_metrics_token_is_masked_in_the_logs(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(service.api.logging, "_secrets", ())
+    monkeypatch.setattr(service.api.access_log, "_secrets", ())
     line = f"GET /metrics/{METRICS_TOKEN} 404"
     settings = Settings(store=Store.MEMORY, metrics_token=METRICS_TOKEN)
-    create_app(RummyApplication(env=settings.event_store_env()), settings)
+    bootstrap(settings)
     assert mask_secrets(line) == "GET /metrics/*** 404"

@@ -12,7 +12,6 @@ from uuid import UUID
 import httpx
 import pytest
 
-from service.api.app import create_app
 from service.domain.state import Status
 from service.game.application import RummyApplication
 from tests.audit_stream.conftest import live_settings
@@ -88,7 +87,7 @@ def stream_until_end(
 def test_a_stream_dropped_mid_game_and_resumed_with_last_event_id_gets_every_event_once(
     store: StoreUnderTest,
 ) -> None:
-    app = create_app(store.app(), live_settings(store.settings))
+    app = store.bootstrap(live_settings(store.settings)).app
     replica = store.app()  # the moves are committed by another replica of the service
     with serve(app) as url, httpx.Client(base_url=url, timeout=10) as client:
         created = client.post("/games", json=CLASSIC_TWO_HANDS).json()
@@ -128,8 +127,8 @@ def events_in(messages: list[Message]) -> list[Message]:
 def test_many_streams_at_once_each_get_the_callers_own_redacted_events(
     sqlite_store: StoreUnderTest,
 ) -> None:
-    games = sqlite_store.app()
-    app = create_app(games, live_settings(sqlite_store.settings))
+    served = sqlite_store.bootstrap(live_settings(sqlite_store.settings))
+    games, app = served.games, served.app
     with serve(app) as url, httpx.Client(base_url=url, timeout=10) as client:
         created = client.post(
             "/games",
@@ -220,7 +219,7 @@ def _action_body(action: Any) -> dict[str, Any]:
 def test_an_idle_stream_sends_heartbeats_and_ends_when_the_client_goes(
     sqlite_store: StoreUnderTest,
 ) -> None:
-    app = create_app(sqlite_store.app(), live_settings(sqlite_store.settings))
+    app = sqlite_store.bootstrap(live_settings(sqlite_store.settings)).app
     with serve(app) as url, httpx.Client(base_url=url, timeout=10) as client:
         game_id = client.post("/games", json={"seats": 2}).json()["game_id"]
         started = time.monotonic()
@@ -243,7 +242,7 @@ def test_on_postgresql_another_replicas_event_wakes_the_stream_without_polling(
     settings = live_settings(
         postgres_store.settings, stream_poll_ms=60_000, stream_heartbeat_ms=60_000
     )
-    app = create_app(postgres_store.app(), settings)
+    app = postgres_store.bootstrap(settings).app
     replica = postgres_store.app()
     with serve(app) as url, httpx.Client(base_url=url, timeout=10) as client:
         created = client.post("/games", json=CLASSIC_TWO_HANDS).json()
@@ -265,8 +264,8 @@ def test_on_postgresql_another_replicas_event_wakes_the_stream_without_polling(
 
 
 def test_a_finished_game_streams_to_its_end_then_answers_204(sqlite_store: StoreUnderTest) -> None:
-    games = sqlite_store.app()
-    app = create_app(games, live_settings(sqlite_store.settings))
+    served = sqlite_store.bootstrap(live_settings(sqlite_store.settings))
+    games, app = served.games, served.app
     with serve(app) as url, httpx.Client(base_url=url, timeout=10) as client:
         created = client.post("/games", json=CLASSIC_TWO_HANDS).json()
         game_id = UUID(created["game_id"])
@@ -291,7 +290,7 @@ def test_a_finished_game_streams_to_its_end_then_answers_204(sqlite_store: Store
 def test_a_stream_refuses_bad_requests_as_problems(
     sqlite_store: StoreUnderTest, headers: dict[str, str], status: int, code: str
 ) -> None:
-    app = create_app(sqlite_store.app(), live_settings(sqlite_store.settings))
+    app = sqlite_store.bootstrap(live_settings(sqlite_store.settings)).app
     with serve(app) as url, httpx.Client(base_url=url, timeout=10) as client:
         game_id = client.post("/games", json={"seats": 2}).json()["game_id"]
         response = client.get(f"/games/{game_id}/stream", headers=headers)
@@ -304,7 +303,7 @@ def test_a_stream_refuses_bad_requests_as_problems(
 
 def test_streams_beyond_the_cap_are_503_until_one_closes(sqlite_store: StoreUnderTest) -> None:
     settings = live_settings(sqlite_store.settings, max_streams=2)
-    app = create_app(sqlite_store.app(), settings)
+    app = sqlite_store.bootstrap(settings).app
     with serve(app) as url, httpx.Client(base_url=url, timeout=10) as client:
         game_id = client.post("/games", json={"seats": 2}).json()["game_id"]
         path = f"/games/{game_id}/stream"

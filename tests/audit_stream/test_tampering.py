@@ -20,6 +20,7 @@ import pytest
 from service.audit.chain import genesis, link
 from service.audit.referee import Referee
 from service.audit.verify import Finding, Outcome, verify_export
+from service.bootstrap import open_games
 from service.cli import main
 from service.config import Settings, Store
 from service.domain import shuffle
@@ -38,7 +39,7 @@ Export = dict[str, Any]
 @pytest.fixture(scope="module")
 def original() -> Export:
     """A finished three-player game: recycles, an exhausted hand, then a hand played out."""
-    games = RummyApplication(env=Settings(store=Store.MEMORY).event_store_env())
+    games = open_games(Settings(store=Store.MEMORY))
     game_id, _ = new_game(games, players=3, rules=LONG_HAND_RULES, client_seeds=("", "b", "c"))
     play(games, game_id, meld_from_hand=2)
     export: Export = json.loads(
@@ -311,7 +312,7 @@ def test_a_game_stored_before_a_creation_policy_still_verifies(
     never_ending = RuleSet(hand_size=1, deals=1, target=None)
     with pytest.raises(InvalidRules):
         never_ending.check_can_end()
-    games = RummyApplication(env=Settings(store=Store.MEMORY).event_store_env())
+    games = open_games(Settings(store=Store.MEMORY))
     monkeypatch.setattr(RuleSet, "check_can_end", lambda self: None)
     game_id, _ = new_game(games, rules=never_ending)
     monkeypatch.undo()
@@ -337,7 +338,7 @@ def _exported(games: RummyApplication, game_id: Any) -> Export:
 
 def _finished_chosen(**chosen: Any) -> Export:
     """A finished game whose every seat was named, so its creator chose the deal."""
-    games = RummyApplication(env=Settings(store=Store.MEMORY).event_store_env())
+    games = open_games(Settings(store=Store.MEMORY))
     seats = [NewSeat("P0"), NewSeat("P1")]
     game_id = games.create_game(NewGame(seats=seats, rules=SHORT_RULES, **chosen)).game_id
     play(games, game_id)
@@ -383,7 +384,7 @@ def test_a_deal_of_neither_kind_is_named_at_the_creation(export: Export) -> None
 
 
 def test_a_game_stored_before_deal_was_recorded_is_checked_against_its_decks() -> None:
-    games = RummyApplication(env=Settings(store=Store.MEMORY).event_store_env())
+    games = open_games(Settings(store=Store.MEMORY))
     export = _exported(games, load(games, read(V1)))
     assert "deal" not in export["events"][0]["data"]
     assert verify_export(export).outcome is Outcome.VERIFIED

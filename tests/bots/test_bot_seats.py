@@ -11,8 +11,9 @@ from uuid import UUID
 
 import pytest
 
+from service.bootstrap import open_games
 from service.bots import strategies
-from service.bots.seats import BotSeats, bot_rng
+from service.bots.seats import bot_rng
 from service.bots.strategies import STRATEGIES, play_random
 from service.config import Settings, Store
 from service.domain.actions import Action, Discard, Draw, LayOff, Meld
@@ -29,14 +30,11 @@ HUMAN, BOT = 0, 1
 
 
 def memory_app() -> RummyApplication:
-    return RummyApplication(env=Settings(store=Store.MEMORY).event_store_env(), bots=BotSeats())
+    return open_games(Settings(store=Store.MEMORY))
 
 
 def sqlite_app(path: Path) -> RummyApplication:
-    return RummyApplication(
-        env=Settings(store=Store.SQLITE, sqlite_path=str(path)).event_store_env(),
-        bots=BotSeats(),
-    )
+    return open_games(Settings(store=Store.SQLITE, sqlite_path=str(path)))
 
 
 def new_game(bot: str = "basic", *, dealer: int = BOT, seed: str = "bot-seats") -> NewGame:
@@ -297,6 +295,6 @@ def test_a_strategy_that_errs_never_stalls_the_game(
 
 
 def test_an_application_without_computer_players_refuses_a_bot_seat() -> None:
-    app = RummyApplication(env=Settings(store=Store.MEMORY).event_store_env())
+    app = open_games(Settings(store=Store.MEMORY), bots=None)
     with pytest.raises(InvalidSeating, match="no computer players"):
         app.create_game(NewGame(seats=[NewSeat("Ann"), NewSeat("Robo", bot="basic")]))

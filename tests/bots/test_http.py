@@ -9,20 +9,14 @@ from typing import Any
 import pytest
 from litestar.testing import TestClient
 
-from service.api.app import create_app
-from service.bots.seats import BotSeats
-from service.config import Settings, Store
-from service.game.application import RummyApplication
-from tests.rates import NO_RATE_LIMITS
+from tests.apps import bootstrap_test_app
 
 HUMAN, BOT = 0, 1
 
 
 @pytest.fixture
 def client() -> Iterator[TestClient[Any]]:
-    settings = Settings(store=Store.MEMORY, **NO_RATE_LIMITS)
-    app = create_app(RummyApplication(env=settings.event_store_env(), bots=BotSeats()), settings)
-    with TestClient(app) as test_client:
+    with TestClient(bootstrap_test_app().app) as test_client:
         yield test_client
 
 

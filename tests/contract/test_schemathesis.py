@@ -36,20 +36,15 @@ from schemathesis.hooks import HookContext
 from schemathesis.openapi.checks import RejectedPositiveData
 from schemathesis.schemas import BaseSchema
 
-from service.api.app import create_app
-from service.bots.seats import BotSeats
-from service.config import Settings, Store
 from service.game import application
-from service.game.application import RummyApplication
-from tests.rates import NO_RATE_LIMITS
+from tests.apps import bootstrap_test_app
 
 OPENAPI_PATH = Path(__file__).resolve().parents[2] / "openapi" / "openapi.json"
 ADMIN_TOKEN = "schemathesis-admin-token"
 
 
 def _app() -> Litestar:
-    config = Settings(store=Store.MEMORY, admin_token=ADMIN_TOKEN, **NO_RATE_LIMITS)
-    return create_app(RummyApplication(env=config.event_store_env(), bots=BotSeats()), config)
+    return bootstrap_test_app(admin_token=ADMIN_TOKEN).app
 
 
 def _streaming_operations(document: dict[str, Any]) -> list[str]:

@@ -1,8 +1,8 @@
 """The service on PostgreSQL behind a `FaultProxy`, in process, for the fault tests.
 
-`proxied_service(settings)` opens the application on a fresh schema through
-the proxy and serves it with litestar's TestClient (the app as `rummy serve`
-builds it: errors, readiness, worker threads for the store);
+`proxied_service(settings)` builds the service on a fresh schema through the
+proxy (service/bootstrap.py, as `rummy serve` does: errors, readiness, worker
+threads for the store) and serves it with litestar's TestClient;
 `proxied_server(settings)` serves it with uvicorn on a port (for streams).
 The test breaks the proxy, never the shared server. `direct(settings)` opens
 the same schema without the proxy, to read what is stored.
@@ -18,10 +18,9 @@ from typing import Any
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from service.api.app import create_app
+from service.bootstrap import bootstrap, open_games
 from service.config import Settings
 from service.game.application import RummyApplication
-from service.store import open_games
 from tests.audit_stream.servers import serve
 from tests.faults.proxy import FaultProxy
 from tests.rates import NO_RATE_LIMITS
@@ -56,11 +55,11 @@ def _proxied(settings: Settings, changes: dict[str, Any]) -> Iterator[Proxied]:
             # The tests drive many clients' load from one address.
             **{**SMALL_POOL, **NO_RATE_LIMITS, **changes},
         )
-        games = open_games(served)
+        wiring = bootstrap(served)
         try:
-            yield Proxied(proxy=proxy, games=games, app=create_app(games, served), settings=served)
+            yield Proxied(proxy=proxy, games=wiring.games, app=wiring.app, settings=served)
         finally:
-            games.close()
+            wiring.games.close()
 
 
 @contextmanager
@@ -83,7 +82,7 @@ def proxied_server(settings: Settings, **changes: Any) -> Iterator[Proxied]:
 @contextmanager
 def direct(settings: Settings) -> Iterator[RummyApplication]:
     """The application on `settings`' schema, not through any proxy."""
-    games = RummyApplication(env=replace(settings, postgres_pool_size=1).event_store_env())
+    games = open_games(replace(settings, postgres_pool_size=1))
     try:
         yield games
     finally:

@@ -32,6 +32,8 @@ from uuid import UUID
 
 from eventsourcing.persistence import StoredEvent
 
+from service.bootstrap import open_games
+from service.config import Settings, Store
 from service.domain.actions import Action, Discard, LayOff, Meld
 from service.domain.cards import FULL_DECK, Card
 from service.game.aggregate import IdempotentRequest
@@ -151,7 +153,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.path.exists() and not args.overwrite:
         parser.error(f"{args.path} exists: committed fixtures are never rewritten")
-    app = RummyApplication(env={"PERSISTENCE_MODULE": "eventsourcing.popo"})
+    app = open_games(Settings(store=Store.MEMORY))
     fixture = dump(app, play_fixture_game(app))
     args.path.write_text(json.dumps(fixture, indent=1, ensure_ascii=False) + "\n", "utf-8")
     print(f"wrote {len(fixture['events'])} stored events to {args.path}")

@@ -2,6 +2,8 @@
 
 PostgreSQL: each test gets a schema of its own on the local test server,
 dropped afterwards (tests/postgres.py); the library creates its tables in it.
+Applications and services are built by the composition root
+(service/bootstrap.py), as `rummy serve` builds them.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from service.bootstrap import Wiring, bootstrap, open_games
 from service.config import Settings, Store
 from service.game.application import RummyApplication
 from tests.postgres import fresh_schema
@@ -18,7 +21,8 @@ from tests.postgres import fresh_schema
 
 @dataclass
 class StoreUnderTest:
-    """One store for one test; `app()` opens an application on it.
+    """One store for one test; `app()` opens an application on it, `bootstrap()`
+    the whole service (HTTP app, hub, metrics) on it.
 
     On SQLite and PostgreSQL every application opened shares the same
     stored events; the in-memory store belongs to a single application.
@@ -36,9 +40,16 @@ class StoreUnderTest:
         return self.kind is not Store.MEMORY
 
     def app(self, **env: str) -> RummyApplication:
-        opened = RummyApplication(env={**self.settings.event_store_env(), **env})
+        """An application on this store; `env` adds settings of the eventsourcing library."""
+        opened = open_games(self.settings, env=env)
         self.apps.append(opened)
         return opened
+
+    def bootstrap(self, settings: Settings | None = None) -> Wiring:
+        """The service on this store, with `settings` (default: the store's own)."""
+        served = bootstrap(settings if settings is not None else self.settings)
+        self.apps.append(served.games)
+        return served
 
     def close(self) -> None:
         for opened in self.apps:

@@ -19,6 +19,8 @@ import pytest
 from eventsourcing.persistence import StoredEvent
 from eventsourcing.utils import get_topic, resolve_topic
 
+from service.bootstrap import open_games
+from service.config import Settings, Store
 from service.domain import events as domain
 from service.domain.cards import Card
 from service.domain.errors import GameOver
@@ -56,7 +58,7 @@ STORED_TOPICS = [
 
 @pytest.fixture
 def fresh_app():
-    app = RummyApplication(env={"PERSISTENCE_MODULE": "eventsourcing.popo"})
+    app = open_games(Settings(store=Store.MEMORY))
     yield app
     app.close()
 

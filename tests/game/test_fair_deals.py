@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from service.bots.seats import BotSeats
+from service.bootstrap import open_games
 from service.config import Settings, Store
 from service.domain.cards import card_codes
 from service.domain.errors import ClientSeedNotUsed
@@ -36,7 +36,7 @@ def first_deck(app: RummyApplication, game_id: UUID) -> list[str]:
 
 
 def memory_app() -> RummyApplication:
-    return RummyApplication(env=Settings(store=Store.MEMORY).event_store_env(), bots=BotSeats())
+    return open_games(Settings(store=Store.MEMORY))
 
 
 SERVER_SEED = "0f" * 32

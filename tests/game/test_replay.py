@@ -24,6 +24,8 @@ from dataclasses import dataclass
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
+from service.bootstrap import open_games
+from service.config import Settings, Store
 from service.domain import events as domain
 from service.domain.actions import Action
 from service.domain.cards import FULL_DECK, Card
@@ -206,7 +208,7 @@ def check_replays(app: RummyApplication, setup: Setup) -> None:
 @settings(max_examples=40, deadline=None)
 @given(setup=setups())
 def test_replay_at_every_version_equals_live_play_in_memory(setup: Setup):
-    app = RummyApplication(env={"PERSISTENCE_MODULE": "eventsourcing.popo"})
+    app = open_games(Settings(store=Store.MEMORY))
     check_replays(app, setup)
 
 

@@ -9,12 +9,13 @@ from eventsourcing.application import LRUCache
 from eventsourcing.popo import POPOApplicationRecorder
 from eventsourcing.sqlite import SQLiteApplicationRecorder
 
+from service.bootstrap import open_games
 from service.config import Settings, Store
 from service.game.application import RummyApplication
 
 
 def _app(settings: Settings) -> RummyApplication:
-    return RummyApplication(env=settings.event_store_env())
+    return open_games(settings)
 
 
 @pytest.mark.parametrize(

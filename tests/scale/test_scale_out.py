@@ -37,10 +37,10 @@ from uuid import UUID
 import httpx
 import pytest
 
+from service.bootstrap import open_games
 from service.config import Settings
 from service.domain.cards import FULL_DECK
 from service.game.events import GameEvent
-from service.store import open_games
 from tests.postgres import fresh_schema, service_environment
 from tests.rates import NO_RATE_LIMITS_ENV
 from tests.scale.replicas import Replica, clean_environment, free_port

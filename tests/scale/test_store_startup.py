@@ -15,8 +15,8 @@ from collections.abc import Iterator
 
 import pytest
 
+from service.bootstrap import open_games
 from service.config import Settings
-from service.store import open_games
 from tests.postgres import fresh_schema
 
 pytestmark = pytest.mark.postgres

@@ -1,12 +1,14 @@
-"""The ASGI entry point for servers: `uvicorn service.api.asgi:app`."""
+"""The ASGI entry point for servers: `uvicorn service.asgi:app` (`rummy serve` runs it
+in each worker process). The app is built by the composition root, from the
+settings in the environment."""
 
 from __future__ import annotations
 
 import gc
 
-from service.api.app import create_app
+from service import bootstrap
 
-app = create_app()
+app = bootstrap.bootstrap().app
 
 # What exists now (the modules, the app, its routes and schemas) lives as long
 # as the process. Left to the collector, every full collection walks it all:

@@ -1,0 +1,164 @@
+"""Between the HTTP contract and the application: bodies and headers into the
+application's commands, its results into response bodies.
+
+Shapes only. Every rule of the game is the domain's (service/domain); the
+caps are this deployment's (caps.py). Where the same noun lives on both sides,
+each is named by its module: `s.Action` is a body's action (schemas.py),
+`d.Action` the domain's; the application's commands are `c.NewGame`..., its
+results `r.CreateResult`..., the response bodies `s.CreatedGame`...
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Sequence
+from typing import Any
+from uuid import UUID
+
+import msgspec
+
+from service.api import schemas as s
+from service.api.caps import Caps
+from service.api.errors import problem
+from service.domain import actions as d
+from service.domain.cards import Card
+from service.domain.errors import InvalidSeating
+from service.domain.rules import RuleSet
+from service.domain.state import Source
+from service.game import commands as c
+from service.game import results as r
+from service.projections.events import event_view
+from service.projections.views import Viewer
+
+IF_MATCH_PATTERN = r'^[ \t]*(\*|(W/)?"[0-9]{1,12}"|[0-9]{1,12})[ \t]*$'
+"""What `If-Match` may hold: `"12"`, `W/"12"` or `12`; `*` is any version. The
+OpenAPI document states the same pattern (service/api/openapi.py)."""
+
+
+# --- requests -------------------------------------------------------------------------
+
+
+def new_game(body: s.CreateGame, *, by_admin: bool, caps: Caps) -> c.NewGame:
+    """The game a creation body asks for: its named players take the first seats,
+    the rest stay open. Refuses what this deployment caps (422)."""
+    named = body.players or []
+    seats = body.seats if body.seats is not None else len(named)
+    if seats < len(named):
+        raise InvalidSeating(f"{len(named)} players were named for only {seats} seats.")
+    wanted: list[c.NewSeat | None] = [
+        c.NewSeat(name=player.name, client_seed=player.client_seed or "", bot=player.bot)
+        for player in named
+    ]
+    wanted.extend([None] * (seats - len(named)))
+    caps.check_decks(len(body.decks or []))
+    given = body.rules.given() if body.rules is not None else {}
+    caps.check_rules(given)
+    return c.NewGame(
+        seats=wanted,
+        rules=RuleSet.from_dict(given),
+        seed=body.seed,
+        decks=[[Card.parse(code) for code in deck] for deck in body.decks or []],
+        dealer=body.dealer,
+        by_admin=by_admin,
+    )
+
+
+def new_seat(body: s.JoinGame) -> c.NewSeat:
+    return c.NewSeat(name=body.name, client_seed=body.client_seed or "")
+
+
+def actions(body: s.ActionBody) -> list[d.Action]:
+    """A body's action, or list of actions, as the domain's."""
+    return [_action(action) for action in _listed(body)]
+
+
+def _action(action: s.Action) -> d.Action:
+    match action:
+        case s.DrawAction(source=source):
+            return d.Draw(Source(source))
+        case s.MeldAction(cards=cards):
+            return d.Meld(tuple(Card.parse(code) for code in cards))
+        case s.LayOffAction(card=card, meld_id=meld_id):
+            return d.LayOff(Card.parse(card), meld_id)
+        case s.DiscardAction(card=card):
+            return d.Discard(Card.parse(card))
+
+
+def idempotency(key: str | None, body: s.ActionBody) -> c.Idempotency | None:
+    """The application's key and body digest of an `Idempotency-Key`, None without one."""
+    if key is None:
+        return None
+    return c.Idempotency(key, hashlib.sha256(msgspec.json.encode(_listed(body))).hexdigest())
+
+
+def _listed(body: s.ActionBody) -> list[s.Action]:
+    return list(body) if isinstance(body, list) else [body]
+
+
+def expected_version(if_match: str | None) -> int | None:
+    """The version an `If-Match` header asks for, None for any."""
+    if if_match is None:
+        return None
+    matched = re.fullmatch(IF_MATCH_PATTERN, if_match)
+    if matched is None:
+        raise problem(
+            422,
+            "invalid_if_match",
+            f'If-Match must be a quoted game version such as "12", not {if_match!r}.',
+        )
+    value = matched.group(1)
+    return None if value == "*" else int(value.removeprefix("W/").strip('"'))
+
+
+def stream_start(after: int, last_event_id: str | None) -> int:
+    """The version a stream starts after: `Last-Event-ID` if sent, else `after`."""
+    if last_event_id is None:
+        return after
+    value = last_event_id.strip()
+    # ASCII digits only: `str.isdigit` also says yes to "²" (a latin-1 byte), which
+    # `int` refuses.
+    if not (value.isascii() and value.isdigit()) or len(value) > 10:
+        raise problem(
+            422,
+            "invalid_request",
+            "Last-Event-ID must be the id of a message of this stream (a version), "
+            f"not {last_event_id!r}.",
+        )
+    return int(value)
+
+
+# --- responses ------------------------------------------------------------------------
+
+
+def created_game(created: r.CreateResult, body: s.CreateGame) -> s.CreatedGame:
+    named = body.players or []
+    return s.CreatedGame(
+        game_id=str(created.game_id),
+        players=[
+            s.SeatToken(seat=seat, name=named[seat].name, token=token)
+            for seat, token in sorted(created.tokens.items())
+        ],
+        version=created.version,
+        seed_commitment=created.seed_commitment,
+        deal=created.deal,
+    )
+
+
+def joined_seat(game_id: UUID, joined: r.JoinResult) -> s.JoinedSeat:
+    return s.JoinedSeat(
+        game_id=str(game_id), seat=joined.seat, token=joined.token, version=joined.version
+    )
+
+
+def events_page(
+    game_id: UUID, events: Sequence[Any], state: r.GameState, viewer: Viewer
+) -> s.EventsPage:
+    """A page of `events` as `viewer` may see them, `state` the game read after them."""
+    table = state.table
+    return s.EventsPage(
+        game_id=str(game_id),
+        version=state.version,
+        events=[event_view(event, viewer, table.rules, table.players) for event in events],
+        more=bool(events) and events[-1].originator_version < state.version,
+    )

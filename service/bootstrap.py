@@ -1,0 +1,96 @@
+"""The composition root: the one place that wires the rooms together.
+
+`bootstrap(settings)` opens the event store and builds, each given what it
+uses when it is made (nothing is wired afterwards):
+
+- the application (service/game), with its bot players and the observers of
+  its saves: the metrics and the live streams' waiters;
+- the metrics and the event hub (service/api/metrics.py, hub.py);
+- the rate limits (service/api/throttle.py);
+- the litestar app (service/api/app.py), served by `rummy serve`.
+
+Everything that runs the service builds through it: `rummy serve` (in each
+worker, service/asgi.py), `rummy openapi`, the API tests and the benchmarks.
+`open_games(settings)` is the same application without HTTP: `rummy
+replay` and the game tests open it. Tests pass their settings (rate limits
+off, a short heartbeat, ...) as arguments, and nothing else differs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from litestar import Litestar
+
+from service.api.app import create_app
+from service.api.hub import EventHub, StreamSettings, Waiters
+from service.api.metrics import Metrics
+from service.api.throttle import Throttle
+from service.bots.seats import BotSeats
+from service.config import Settings, Store
+from service.game.application import BotPlayers, RummyApplication
+from service.game.errors import StoreUnavailable
+from service.game.postgres import schema_lock
+from service.game.unit import SaveObserver
+
+COMPUTER_PLAYERS = BotSeats()
+"""The bot seats every application plays (they keep no state)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Wiring:
+    """The service's parts as `bootstrap` wired them."""
+
+    settings: Settings
+    games: RummyApplication
+    metrics: Metrics
+    hub: EventHub
+    app: Litestar
+
+
+def bootstrap(
+    settings: Settings | None = None,
+    *,
+    bots: BotPlayers | None = COMPUTER_PLAYERS,
+) -> Wiring:
+    """The whole service on the store `settings` name (default: the environment's);
+    with `bots` None, games without computer players."""
+    settings = settings if settings is not None else Settings.from_env()
+    metrics = Metrics()
+    waiters = Waiters()
+    games = open_games(settings, bots=bots, observers=(metrics, waiters))
+    hub = EventHub(games, waiters, StreamSettings.from_settings(settings))
+    app = create_app(settings, games=games, metrics=metrics, hub=hub, throttle=Throttle(settings))
+    return Wiring(settings=settings, games=games, metrics=metrics, hub=hub, app=app)
+
+
+def open_games(
+    settings: Settings,
+    *,
+    bots: BotPlayers | None = COMPUTER_PLAYERS,
+    observers: Sequence[SaveObserver] = (),
+    env: Mapping[str, str] | None = None,
+) -> RummyApplication:
+    """The application on the store `settings` names, safe with other processes
+    opening it at once (`schema_lock` in service/game/postgres.py); `env` adds
+    settings of the eventsourcing library (tests)."""
+    library = {**settings.event_store_env(), **(env or {})}
+    if settings.store is not Store.POSTGRES:
+        return RummyApplication(env=library, bots=bots, observers=observers)
+    with schema_lock(settings):
+        return RummyApplication(env=library, bots=bots, observers=observers)
+
+
+def prepare_store(settings: Settings) -> None:
+    """Open the store once (creating its tables) and close it, or raise
+    `StoreUnavailable` saying where and why, so a bad setting fails at start."""
+    try:
+        open_games(settings).close()
+    except StoreUnavailable:
+        raise
+    except Exception as error:  # each store raises its own driver's errors
+        raise StoreUnavailable(
+            f"cannot open the event store ({settings.describe_store()}): "
+            f"{type(error).__name__}: {error}".strip()
+        ) from error
