@@ -34,7 +34,7 @@ import httpx
 from service.config import Settings, Store
 from service.game.application import RummyApplication
 from tests.game.long_games import save_long_game
-from tests.scale.replicas import free_port
+from tests.servers import free_port
 
 TWO = {"players": [{"name": "Ann"}, {"name": "Bob"}]}
 

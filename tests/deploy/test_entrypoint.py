@@ -17,7 +17,7 @@ import pytest
 
 from tests.deploy.dockerfile import exec_form, image_env, instructions, one
 from tests.postgres import fresh_schema, service_environment
-from tests.scale.replicas import Replica, clean_environment, free_port
+from tests.servers import Replica, clean_environment, free_port
 
 SHUTDOWN_TIMEOUT = 3
 """RUMMY_SHUTDOWN_TIMEOUT for these runs (the image's is longer)."""

@@ -2,7 +2,7 @@
 
 The SQLite fault test limits the size of the files the server may write
 (`RLIMIT_FSIZE`): its output goes to a pipe, which no such limit touches,
-rather than to a log file as tests/scale/replicas.py's `Replica` writes it.
+rather than to a log file as tests/servers.py's `Replica` writes it.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tests.rates import NO_RATE_LIMITS_ENV
-from tests.scale.replicas import clean_environment, free_port, rummy_command, wait_ready
+from tests.servers import clean_environment, free_port, rummy_command, wait_ready
 
 
 @dataclass

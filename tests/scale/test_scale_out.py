@@ -43,7 +43,7 @@ from service.game.events import GameEvent
 from service.store import open_games
 from tests.postgres import fresh_schema, service_environment
 from tests.rates import NO_RATE_LIMITS_ENV
-from tests.scale.replicas import Replica, clean_environment, free_port
+from tests.servers import Replica, clean_environment, free_port
 
 pytestmark = pytest.mark.postgres
 
