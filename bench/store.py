@@ -50,14 +50,12 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any, ClassVar
-from uuid import UUID, uuid4
+from uuid import UUID
 
-import psycopg
 from eventsourcing.domain import Snapshot
 from eventsourcing.persistence import JSONTranscoder, Transcoding
 from eventsourcing.postgres import PostgresApplicationRecorder
 from eventsourcing.utils import get_topic
-from psycopg import sql
 
 from bench.engine import random_action
 from service.config import Settings, Store
@@ -68,6 +66,7 @@ from service.domain.play import play, start
 from service.domain.rules import RuleSet
 from service.domain.state import HandEnding, HandResult, HandState, Phase, Table
 from service.game.application import NewGame, NewSeat, RummyApplication
+from tests.postgres import new_schema, server_settings
 
 NO_CACHE = {"AGGREGATE_CACHE_MAXSIZE": ""}
 """An empty size turns the library's aggregate cache off."""
@@ -419,27 +418,10 @@ def store_settings(store: Store, pg_dbname: str) -> Iterator[Settings]:
         with tempfile.TemporaryDirectory(prefix="rummy-bench-") as directory:
             yield Settings(store=store, sqlite_path=str(Path(directory) / "bench.sqlite"))
         return
-    settings = replace(
-        Settings.from_env(),
-        store=store,
-        postgres_dbname=pg_dbname,
-        postgres_schema=f"rummy_bench_{uuid4().hex[:12]}",
-        postgres_pool_size=8,
-    )
-    schema = sql.Identifier(settings.postgres_schema)
-    with psycopg.connect(
-        host=settings.postgres_host,
-        port=settings.postgres_port,
-        user=settings.postgres_user,
-        password=settings.postgres_password,
-        dbname=settings.postgres_dbname,
-        autocommit=True,
-    ) as conn:
-        conn.execute(sql.SQL("CREATE SCHEMA {}").format(schema))
-        try:
-            yield settings
-        finally:
-            conn.execute(sql.SQL("DROP SCHEMA {} CASCADE").format(schema))
+    # The local test server (tests/postgres.py), in the database `pg_dbname`.
+    server = replace(server_settings(), postgres_dbname=pg_dbname, postgres_pool_size=8)
+    with new_schema("rummy_bench", server) as settings:
+        yield settings
 
 
 def bench_store(store: Store, args: argparse.Namespace) -> list[str]:

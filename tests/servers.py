@@ -1,5 +1,11 @@
-"""Service processes for the tests: `rummy serve` on 127.0.0.1, started,
-killed and restarted like an orchestrator would."""
+"""Service processes for the tests and the benches: `rummy serve` on 127.0.0.1,
+started, killed and restarted like an orchestrator would.
+
+The one place that starts a server process and waits for it: tests/scale,
+tests/deploy, tests/faults, tests/api and the benches (bench/load, bench/faults,
+bench/abuse) all use `Replica` (or `rummy_serve` around it) and `free_port`.
+Tests never import bench; the benches import this module.
+"""
 
 from __future__ import annotations
 
@@ -8,21 +14,53 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
-from collections.abc import Callable, Mapping
+from collections import deque
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import IO
 
 import httpx
 
+from tests.rates import NO_RATE_LIMITS_ENV
+
 STARTUP_SECONDS = 30.0
+STOP_SECONDS = 10.0
+"""How long a stopped server may take to go before its process group is killed."""
+KEPT_LINES = 400
+"""Output lines kept in memory for a server that writes no log file."""
+
+
+def free_ports(count: int) -> list[int]:
+    """`count` different ports of 127.0.0.1 the system has free now (all bound at
+    once, so none is handed out twice)."""
+    probes: list[socket.socket] = []
+    try:
+        for _ in range(count):
+            probe = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            probes.append(probe)
+            probe.bind(("127.0.0.1", 0))
+        return [probe.getsockname()[1] for probe in probes]
+    finally:
+        for probe in probes:
+            probe.close()
 
 
 def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
+    return free_ports(1)[0]
+
+
+def port_is_free(port: int) -> bool:
+    """Whether `port` of 127.0.0.1 can be bound now (for a port a person chose)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
 
 
 def clean_environment() -> dict[str, str]:
@@ -65,14 +103,20 @@ def wait_ready(
 
 @dataclass
 class Replica:
-    """One `rummy serve` process; its output goes to `log`."""
+    """One `rummy serve` process, bound where `env` says (RUMMY_HOST must be
+    127.0.0.1, RUMMY_PORT its port). Its output goes to `log`, or, without one,
+    to memory (its last lines): a server whose file sizes a test limits
+    (`RLIMIT_FSIZE`) could not write a log file."""
 
     name: str
     env: Mapping[str, str]
-    log: Path
+    log: Path | None = None
     command: list[str] = field(default_factory=lambda: [*rummy_command(), "serve"])
+    cwd: Path | None = None
+    """Where to run it (with `python -m`, the checkout whose code it runs)."""
     process: subprocess.Popen[bytes] | None = None
     starts: int = 0
+    lines: deque[str] = field(default_factory=lambda: deque(maxlen=KEPT_LINES))
 
     @property
     def port(self) -> int:
@@ -85,16 +129,30 @@ class Replica:
     def start(self) -> None:
         assert self.env.get("RUMMY_HOST") == "127.0.0.1", "test servers bind 127.0.0.1 only"
         self.starts += 1
+        if self.log is None:
+            self.process = self._popen(subprocess.PIPE)
+            threading.Thread(target=self._drain, args=(self.process,), daemon=True).start()
+            return
         with self.log.open("ab") as out:
             out.write(f"--- start {self.starts} ---\n".encode())
             out.flush()
-            self.process = subprocess.Popen(
-                self.command,
-                env=dict(self.env),
-                stdout=out,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
-            )
+            self.process = self._popen(out)
+
+    def _popen(self, out: int | IO[bytes]) -> subprocess.Popen[bytes]:
+        return subprocess.Popen(
+            self.command,
+            env=dict(self.env),
+            cwd=self.cwd,
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # its own process group: its workers stop with it
+        )
+
+    def _drain(self, process: subprocess.Popen[bytes]) -> None:
+        assert process.stdout is not None
+        for line in process.stdout:
+            self.lines.append(line.decode(errors="replace").rstrip())
 
     def wait_ready(self, timeout: float = STARTUP_SECONDS) -> None:
         assert self.process is not None
@@ -115,13 +173,65 @@ class Replica:
 
     def stop(self) -> None:
         """Whatever state it is in: gone afterwards (its whole process group)."""
-        if self.process is None or self.process.poll() is not None:
-            return
-        try:
-            self.terminate(timeout=10)
-        except subprocess.TimeoutExpired:
-            os.killpg(self.process.pid, signal.SIGKILL)
-            self.process.wait(timeout=10)
+        stop_all([self])
 
-    def output(self) -> str:
-        return self.log.read_text(encoding="utf-8", errors="replace")[-4000:]
+    @property
+    def pid(self) -> int:
+        assert self.process is not None, "started"
+        return self.process.pid
+
+    def output(self, last: int | None = 4000) -> str:
+        """The end of what it wrote (its `last` characters; None: all of it)."""
+        if self.log is None:
+            text = "\n".join(self.lines)
+        else:
+            text = self.log.read_text(encoding="utf-8", errors="replace")
+        return text if last is None else text[-last:]
+
+
+def stop_all(replicas: Sequence[Replica]) -> None:
+    """Stop every replica at once: SIGTERM to each, then SIGKILL to the process
+    group of any still there after `STOP_SECONDS`."""
+    running = [r.process for r in replicas if r.process is not None and r.process.poll() is None]
+    for process in running:
+        process.send_signal(signal.SIGTERM)
+    deadline = time.monotonic() + STOP_SECONDS
+    for process in running:
+        try:
+            process.wait(timeout=max(0.1, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            with suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=10)
+
+
+@contextmanager
+def rummy_serve(env: Mapping[str, str], code: Path | None = None) -> Iterator[Replica]:
+    """A ready `rummy serve` on a free port of 127.0.0.1 with `env` (and no rate
+    limits: one client makes the load of many), its output in memory; stopped
+    afterwards. With `code`, the service's code from that checkout (to compare
+    with older code)."""
+    command = [*rummy_command(), "serve"]
+    extra: dict[str, str] = {}
+    if code is not None:
+        command = [sys.executable, "-m", "service.cli", "serve"]
+        extra["PYTHONPATH"] = str(code)
+    served = Replica(
+        "rummy serve",
+        {
+            **clean_environment(),
+            **NO_RATE_LIMITS_ENV,
+            **env,
+            **extra,
+            "RUMMY_HOST": "127.0.0.1",
+            "RUMMY_PORT": str(free_port()),
+        },
+        command=command,
+        cwd=code,  # `-m` looks in the working directory first
+    )
+    served.start()
+    try:
+        served.wait_ready()
+        yield served
+    finally:
+        served.stop()

@@ -43,7 +43,7 @@ from service.game.events import GameEvent
 from service.store import open_games
 from tests.postgres import fresh_schema, service_environment
 from tests.rates import NO_RATE_LIMITS_ENV
-from tests.servers import Replica, clean_environment, free_port
+from tests.servers import Replica, clean_environment, free_port, stop_all
 
 pytestmark = pytest.mark.postgres
 
@@ -330,8 +330,7 @@ def replicas(store: Settings, tmp_path: Path) -> Iterator[list[Replica]]:
             replica.wait_ready()
         yield started
     finally:
-        for replica in started:
-            replica.stop()
+        stop_all(started)
 
 
 def _create_games(cluster: Cluster) -> list[Game]:
@@ -426,7 +425,7 @@ def test_three_replicas_one_killed_no_move_lost(store: Settings, replicas: list[
         app.close()
     assert ledger.server_errors == [], ledger.server_errors[:5]
     for replica in replicas:
-        log = replica.log.read_text(encoding="utf-8", errors="replace")
+        log = replica.output(last=None)
         assert "Traceback" not in log, log
         assert '"level": "error"' not in log, log
     # Games cut off by their action budget must be resumable (checked above);
