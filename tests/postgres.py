@@ -41,16 +41,20 @@ def server_settings() -> Settings:
     )
 
 
-def connect(settings: Settings, dbname: str | None = None) -> psycopg.Connection[Any]:
-    return psycopg.connect(
+def conninfo(settings: Settings, dbname: str | None = None) -> str:
+    """The connection string of `settings`' server, in its database or `dbname`."""
+    return psycopg.conninfo.make_conninfo(
         host=settings.postgres_host,
         port=settings.postgres_port,
         user=settings.postgres_user,
         password=settings.postgres_password,
         dbname=dbname or settings.postgres_dbname,
-        autocommit=True,
         connect_timeout=3,
     )
+
+
+def connect(settings: Settings, dbname: str | None = None) -> psycopg.Connection[Any]:
+    return psycopg.connect(conninfo(settings, dbname), autocommit=True)
 
 
 class Unreachable(RuntimeError):

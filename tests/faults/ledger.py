@@ -37,6 +37,7 @@ from uuid import UUID
 import httpx
 
 from service.game.application import RummyApplication
+from tests.offered import offered_actions
 
 SHORT_GAME = {"deals": 1, "exhausted": "score"}
 """One scored deal: games end in tens of actions."""
@@ -116,20 +117,6 @@ def stored_move(event: Any) -> Move:
             return ("discard", event.card)
 
 
-def legal_moves(view: dict[str, Any]) -> list[dict[str, Any]]:
-    legal = view.get("legal") or {}
-    moves: list[dict[str, Any]] = [
-        {"type": "draw", "source": source} for source in legal.get("draw", [])
-    ]
-    moves.extend({"type": "meld", "cards": cards} for cards in legal.get("melds", []))
-    moves.extend(
-        {"type": "lay_off", "card": option["card"], "meld_id": option["meld_id"]}
-        for option in legal.get("lay_offs", [])
-    )
-    moves.extend({"type": "discard", "card": card} for card in legal.get("discard", []))
-    return moves
-
-
 class _Table:
     """One game as its client sees it."""
 
@@ -182,7 +169,7 @@ class _Table:
             return None
         if view["status"] == "finished" or view["turn"] != seat:
             return True  # it moved on meanwhile: look again
-        action = rng.choice(legal_moves(view))
+        action = rng.choice(offered_actions(view))
         attempt = Attempt(self.game_id, seat, view["version"], move_of(action))
         self.ledger.attempts.append(attempt)
         headers = {
