@@ -1,10 +1,14 @@
-"""Service processes for the tests and the benches: `rummy serve` on 127.0.0.1,
-started, killed and restarted like an orchestrator would.
+"""Servers for the tests and the benches, on 127.0.0.1.
 
-The one place that starts a server process and waits for it: tests/scale,
-tests/deploy, tests/faults, tests/api and the benches (bench/load, bench/faults,
-bench/abuse) all use `Replica` (or `rummy_serve` around it) and `free_port`.
-Tests never import bench; the benches import this module.
+`Replica`: a `rummy serve` process, started, killed and restarted like an
+orchestrator would; `rummy_serve` one ready for a block. The one place that
+starts a server process and waits for it: tests/scale, tests/deploy,
+tests/faults, tests/api and the benches (bench/load, bench/faults, bench/abuse)
+all use it and `free_port`. Tests never import bench; the benches import
+this module.
+
+`serve(app)`: an app of this process served by uvicorn in a thread, on a
+port the system picks (the stream tests).
 """
 
 from __future__ import annotations
@@ -21,9 +25,11 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 import httpx
+import uvicorn
+from litestar import Litestar
 
 from tests.rates import NO_RATE_LIMITS_ENV
 
@@ -235,3 +241,39 @@ def rummy_serve(env: Mapping[str, str], code: Path | None = None) -> Iterator[Re
         yield served
     finally:
         served.stop()
+
+
+@contextmanager
+def serve(app: Litestar, **options: Any) -> Iterator[str]:
+    """The base URL of `app` served by uvicorn in a thread, until the block ends;
+    `options` are uvicorn's (`service.api.timeouts.server_options`)."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    config = uvicorn.Config(
+        app,
+        **{
+            "log_config": None,
+            "lifespan": "on",
+            "timeout_graceful_shutdown": 3,
+            "loop": "uvloop",
+            "http": "httptools",
+            "ws": "none",
+            **options,
+        },
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.01)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+        sock.close()

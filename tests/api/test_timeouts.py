@@ -14,7 +14,7 @@ from service.api.app import create_app
 from service.api.timeouts import server_options
 from service.config import Settings, Store
 from service.game.application import RummyApplication
-from tests.audit_stream.servers import serve
+from tests.servers import serve
 
 TIMEOUT = 0.5
 """The header and body timeouts of the server under test, in seconds."""

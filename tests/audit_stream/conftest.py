@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from service.config import Settings, Store
-from tests.audit_stream.servers import ADMIN_TOKEN
+from tests.audit_stream.clients import ADMIN_TOKEN
 from tests.game.stores import StoreUnderTest, open_store
 from tests.rates import NO_RATE_LIMITS
 

@@ -26,8 +26,8 @@ from service.domain.rules import RuleSet
 from service.game.application import NewGame, NewSeat, RummyApplication
 from service.game.tokens import hash_token
 from service.projections.audit import audit_export
+from tests.audit_stream.clients import ADMIN_TOKEN, bearer
 from tests.audit_stream.games import LONG_HAND_RULES, SHORT_RULES, new_game, play
-from tests.audit_stream.servers import ADMIN_TOKEN, bearer
 from tests.game.stored_events import V1, load, read
 from tests.rates import NO_RATE_LIMITS
 

@@ -18,9 +18,9 @@ from psycopg import sql
 from service.api.app import create_app
 from service.config import Settings, Store
 from service.game.application import RummyApplication
+from tests.audit_stream.clients import ADMIN_TOKEN, bearer
 from tests.audit_stream.conftest import live_settings
 from tests.audit_stream.games import new_game, play
-from tests.audit_stream.servers import ADMIN_TOKEN, bearer
 from tests.game.stores import StoreUnderTest
 
 ADMIN = bearer(ADMIN_TOKEN)

@@ -20,8 +20,8 @@ from service.config import Settings, Store
 from service.domain.cards import Card
 from service.domain.errors import WrongPhase
 from service.game.application import RummyApplication
+from tests.audit_stream.clients import ADMIN_TOKEN, bearer
 from tests.audit_stream.games import new_game, next_move, play
-from tests.audit_stream.servers import ADMIN_TOKEN, bearer
 from tests.audit_stream.test_stream import _action_body
 from tests.rates import NO_RATE_LIMITS
 

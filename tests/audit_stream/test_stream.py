@@ -15,10 +15,11 @@ import pytest
 from service.api.app import create_app
 from service.domain.state import Status
 from service.game.application import RummyApplication
+from tests.audit_stream.clients import ADMIN_TOKEN, Message, bearer, metric, sse, wait_for
 from tests.audit_stream.conftest import live_settings
 from tests.audit_stream.games import LONG_HAND_RULES, play
-from tests.audit_stream.servers import ADMIN_TOKEN, Message, bearer, metric, serve, sse, wait_for
 from tests.game.stores import StoreUnderTest
+from tests.servers import serve
 
 CLASSIC_TWO_HANDS = {"players": [{"name": "Ann"}, {"name": "Bob"}], "rules": {"deals": 2}}
 

@@ -22,9 +22,9 @@ from service.api.app import create_app
 from service.config import Settings
 from service.game.application import RummyApplication
 from service.store import open_games
-from tests.audit_stream.servers import serve
 from tests.faults.proxy import FaultProxy
 from tests.rates import NO_RATE_LIMITS
+from tests.servers import serve
 
 GAME_EVENTS = b"service.game.events:"
 """In the bytes of every insert of a game's events (their topics), and of no read."""
