@@ -1,4 +1,4 @@
-"""Whole games for the audit, stream and feed tests, played by a simple player.
+"""Whole games for the audit, stream, feed and export tests, played by a simple player.
 
 The player takes the first legal meld or lay-off, otherwise draws from the
 stock and discards its highest card: games end in a few dozen turns and every
@@ -7,8 +7,12 @@ move is one the rules offered.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
+from typing import Any
 from uuid import UUID
+
+import msgspec
 
 from service.domain.actions import Action, Discard, Draw, LayOff, Meld
 from service.domain.cards import Card
@@ -16,6 +20,7 @@ from service.domain.rules import RuleSet
 from service.domain.state import Source, Status, Table
 from service.domain.turns import legal_moves
 from service.game.application import NewGame, NewSeat, RummyApplication
+from service.projections.audit import audit_export
 
 SHORT_RULES = RuleSet.from_dict({"deals": 2})
 """Two hands, so a whole game is quick yet has a second deal."""
@@ -86,3 +91,16 @@ def play(
             act(seat, action)
         played += 1
     return played
+
+
+def export_of(games: RummyApplication, game_id: UUID) -> dict[str, Any]:
+    """The export exactly as a client receives it (encoded, then parsed)."""
+    export = audit_export(str(game_id), games.events_after(game_id))
+    parsed: dict[str, Any] = json.loads(msgspec.json.encode(export))
+    return parsed
+
+
+def finished(games: RummyApplication, game_id: UUID, meld_from_hand: int = 1) -> dict[str, Any]:
+    """Play the game to its end; its export."""
+    play(games, game_id, meld_from_hand=meld_from_hand)
+    return export_of(games, game_id)
