@@ -121,9 +121,9 @@ def run_load(
             thread.join(timeout=options.seconds + 120)
         took = time.monotonic() - started
         replies_lost = proxy.lost_replies
-        with direct(settings) as store:
-            games = [game for ledger in ledgers for game in ledger.games]
-            stored = stored_moves(store, games)
+        with direct(settings) as games:
+            game_ids = [game for ledger in ledgers for game in ledger.game_ids]
+            stored = stored_moves(games, game_ids)
     attempts = [attempt for ledger in ledgers for attempt in ledger.attempts]
     row = Row(
         fault=name,

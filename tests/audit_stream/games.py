@@ -54,7 +54,7 @@ def _value(card: Card) -> tuple[int, str]:
 
 
 def new_game(
-    app: RummyApplication,
+    games: RummyApplication,
     *,
     players: int = 2,
     rules: RuleSet = SHORT_RULES,
@@ -65,12 +65,12 @@ def new_game(
         NewSeat(name=f"P{seat}", client_seed=client_seeds[seat] if seat < len(client_seeds) else "")
         for seat in range(players)
     ]
-    created = app.create_game(NewGame(seats=seats, rules=rules, seed=seed))
+    created = games.create_game(NewGame(seats=seats, rules=rules, seed=seed))
     return created.game_id, created.tokens
 
 
 def play(
-    app: RummyApplication,
+    games: RummyApplication,
     game_id: UUID,
     *,
     moves: int | None = None,
@@ -81,12 +81,12 @@ def play(
     returns the number played."""
     played = 0
     while moves is None or played < moves:
-        table = app.state(game_id).table
+        table = games.state(game_id).table
         if table.status is Status.FINISHED:
             break
         seat, action = next_move(table, meld_from_hand)
         if act is None:
-            app.act(game_id, seat, [action])
+            games.act(game_id, seat, [action])
         else:
             act(seat, action)
         played += 1

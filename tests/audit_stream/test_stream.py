@@ -87,10 +87,10 @@ def stream_until_end(
 
 
 def test_a_stream_dropped_mid_game_and_resumed_with_last_event_id_gets_every_event_once(
-    store: StoreUnderTest,
+    shared_store: StoreUnderTest,
 ) -> None:
-    app = create_app(store.app(), live_settings(store.settings))
-    replica = store.app()  # the moves are committed by another replica of the service
+    app = create_app(shared_store.games(), live_settings(shared_store.settings))
+    replica = shared_store.games()  # the moves are committed by another replica of the service
     with serve(app) as url, httpx.Client(base_url=url, timeout=10) as client:
         created = client.post("/games", json=CLASSIC_TWO_HANDS).json()
         game_id, token = UUID(created["game_id"]), created["players"][0]["token"]
@@ -129,7 +129,7 @@ def events_in(messages: list[Message]) -> list[Message]:
 def test_many_streams_at_once_each_get_the_callers_own_redacted_events(
     sqlite_store: StoreUnderTest,
 ) -> None:
-    games = sqlite_store.app()
+    games = sqlite_store.games()
     app = create_app(games, live_settings(sqlite_store.settings))
     with serve(app) as url, httpx.Client(base_url=url, timeout=10) as client:
         created = client.post(
@@ -221,7 +221,7 @@ def _action_body(action: Any) -> dict[str, Any]:
 def test_an_idle_stream_sends_heartbeats_and_ends_when_the_client_goes(
     sqlite_store: StoreUnderTest,
 ) -> None:
-    app = create_app(sqlite_store.app(), live_settings(sqlite_store.settings))
+    app = create_app(sqlite_store.games(), live_settings(sqlite_store.settings))
     with serve(app) as url, httpx.Client(base_url=url, timeout=10) as client:
         game_id = client.post("/games", json={"seats": 2}).json()["game_id"]
         started = time.monotonic()
@@ -244,8 +244,8 @@ def test_on_postgresql_another_replicas_event_wakes_the_stream_without_polling(
     settings = live_settings(
         postgres_store.settings, stream_poll_ms=60_000, stream_heartbeat_ms=60_000
     )
-    app = create_app(postgres_store.app(), settings)
-    replica = postgres_store.app()
+    app = create_app(postgres_store.games(), settings)
+    replica = postgres_store.games()
     with serve(app) as url, httpx.Client(base_url=url, timeout=10) as client:
         created = client.post("/games", json=CLASSIC_TWO_HANDS).json()
         game_id, token = UUID(created["game_id"]), created["players"][1]["token"]
@@ -266,7 +266,7 @@ def test_on_postgresql_another_replicas_event_wakes_the_stream_without_polling(
 
 
 def test_a_finished_game_streams_to_its_end_then_answers_204(sqlite_store: StoreUnderTest) -> None:
-    games = sqlite_store.app()
+    games = sqlite_store.games()
     app = create_app(games, live_settings(sqlite_store.settings))
     with serve(app) as url, httpx.Client(base_url=url, timeout=10) as client:
         created = client.post("/games", json=CLASSIC_TWO_HANDS).json()
@@ -292,7 +292,7 @@ def test_a_finished_game_streams_to_its_end_then_answers_204(sqlite_store: Store
 def test_a_stream_refuses_bad_requests_as_problems(
     sqlite_store: StoreUnderTest, headers: dict[str, str], status: int, code: str
 ) -> None:
-    app = create_app(sqlite_store.app(), live_settings(sqlite_store.settings))
+    app = create_app(sqlite_store.games(), live_settings(sqlite_store.settings))
     with serve(app) as url, httpx.Client(base_url=url, timeout=10) as client:
         game_id = client.post("/games", json={"seats": 2}).json()["game_id"]
         response = client.get(f"/games/{game_id}/stream", headers=headers)
@@ -305,7 +305,7 @@ def test_a_stream_refuses_bad_requests_as_problems(
 
 def test_streams_beyond_the_cap_are_503_until_one_closes(sqlite_store: StoreUnderTest) -> None:
     settings = live_settings(sqlite_store.settings, max_streams=2)
-    app = create_app(sqlite_store.app(), settings)
+    app = create_app(sqlite_store.games(), settings)
     with serve(app) as url, httpx.Client(base_url=url, timeout=10) as client:
         game_id = client.post("/games", json={"seats": 2}).json()["game_id"]
         path = f"/games/{game_id}/stream"

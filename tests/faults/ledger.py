@@ -81,7 +81,7 @@ class Attempt:
 @dataclass
 class Ledger:
     attempts: list[Attempt] = field(default_factory=list)
-    games: list[str] = field(default_factory=list)
+    game_ids: list[str] = field(default_factory=list)
     statuses: Counter[int | None] = field(default_factory=Counter)
     """Every answer to every request (views included); None: no answer."""
 
@@ -144,7 +144,7 @@ class _Table:
         game = created.json()
         self.game_id = game["game_id"]
         self.tokens = {player["seat"]: player["token"] for player in game["players"]}
-        self.ledger.games.append(self.game_id)
+        self.ledger.game_ids.append(self.game_id)
         return True
 
     def view(self, seat: int | None = None) -> dict[str, Any] | None:
@@ -212,7 +212,7 @@ def play(
         if until is not None and time.monotonic() >= until:
             break
         if table is None:
-            table = _Table(client, ledger, f"{name}{len(ledger.games)}")
+            table = _Table(client, ledger, f"{name}{len(ledger.game_ids)}")
             if not table.create():
                 table = None
                 time.sleep(0.05)
@@ -231,15 +231,15 @@ Stored = tuple[int | None, Move | None]
 that found the stock exhausted and ended the hand (no card drawn)."""
 
 
-def stored_moves(app: RummyApplication, games: Iterable[str]) -> dict[tuple[str, int], Stored]:
+def stored_moves(games: RummyApplication, game_ids: Iterable[str]) -> dict[tuple[str, int], Stored]:
     """(game, version it was played at) → what each player's command stored, in
     every game. A command's events share its `command_id`; one played at version N
     starts at N + 1 (a recycle may come before the draw, the end of the hand and
     the next deal after the action)."""
     stored: dict[tuple[str, int], Stored] = {}
-    for game_id in games:
+    for game_id in game_ids:
         commands: dict[str | None, list[Any]] = {}
-        for event in app.events_after(UUID(game_id)):
+        for event in games.events_after(UUID(game_id)):
             commands.setdefault(event.command_id, []).append(event)
         for events in commands.values():
             if events[0].event_type in ("game_created", "player_joined"):

@@ -91,13 +91,13 @@ class Player:
         return self.rng.choice(discards or moves)
 
 
-def play_moves(app: RummyApplication, game_id: UUID, player: Player, moves: int = 1) -> GameState:
+def play_moves(games: RummyApplication, game_id: UUID, player: Player, moves: int = 1) -> GameState:
     """Play `moves` commands of one move each, for whoever is to move; the game after."""
     for _ in range(moves):
-        state = app.state(game_id)
+        state = games.state(game_id)
         seat = to_move(state.table)
-        app.act(game_id, seat, [player.move(state.table, seat)])
-    return app.state(game_id)
+        games.act(game_id, seat, [player.move(state.table, seat)])
+    return games.state(game_id)
 
 
 @dataclass
@@ -112,7 +112,7 @@ class PlayedGame:
 
 
 def play_to_end(
-    app: RummyApplication,
+    games: RummyApplication,
     game_id: UUID,
     rng: random.Random,
     *,
@@ -122,15 +122,15 @@ def play_to_end(
     """Act with legal moves, one per command, until the game is over."""
     played = PlayedGame(game_id)
     player = Player(rng)
-    state = app.state(game_id)
+    state = games.state(game_id)
     played.states[state.version] = state
     for _ in range(max_commands):
         if state.table.status is Status.FINISHED:
             return played
         seat = to_move(state.table)
         action = player.move(state.table, seat)
-        version = app.act(game_id, seat, [action])
-        state = app.state(game_id)
+        version = games.act(game_id, seat, [action])
+        state = games.state(game_id)
         assert state.version == version, "act returns the version it left"
         played.states[version] = state
         played.commands.append((seat, action, version))

@@ -18,14 +18,14 @@ from tests.postgres import fresh_schema
 
 @dataclass
 class StoreUnderTest:
-    """One store for one test; `app()` opens an application on it.
+    """One store for one test; `games()` opens an application on it.
 
     On SQLite and PostgreSQL every application opened shares the same
     stored events; the in-memory store belongs to a single application.
     """
 
     settings: Settings
-    apps: list[RummyApplication] = field(default_factory=list)
+    all_games: list[RummyApplication] = field(default_factory=list)
 
     @property
     def kind(self) -> Store:
@@ -35,13 +35,13 @@ class StoreUnderTest:
     def shared(self) -> bool:
         return self.kind is not Store.MEMORY
 
-    def app(self, **env: str) -> RummyApplication:
+    def games(self, **env: str) -> RummyApplication:
         opened = RummyApplication(env={**self.settings.event_store_env(), **env})
-        self.apps.append(opened)
+        self.all_games.append(opened)
         return opened
 
     def close(self) -> None:
-        for opened in self.apps:
+        for opened in self.all_games:
             opened.close()
 
 

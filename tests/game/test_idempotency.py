@@ -20,141 +20,141 @@ TURN: list[Action] = [STOCK, Discard(Card.parse("5S"))]
 """Seat 1's first turn: draw 5S, discard it."""
 
 
-def new_game(app: RummyApplication):
-    return app.create_game(
+def new_game(games: RummyApplication):
+    return games.create_game(
         NewGame(seats=[NewSeat("ann"), NewSeat("bob")], seed="idem", decks=[DECK], dealer=0)
     ).game_id
 
 
-def test_the_same_request_twice_applies_once_and_returns_the_same_version(app: RummyApplication):
-    game_id = new_game(app)
+def test_the_same_request_twice_applies_once_and_returns_the_same_version(games: RummyApplication):
+    game_id = new_game(games)
     request = Request(seat=1, key="turn-1", digest="d1")
-    first = app.act(game_id, 1, TURN, request=request)
-    stored = app.events_after(game_id)
+    first = games.act(game_id, 1, TURN, request=request)
+    stored = games.events_after(game_id)
 
-    again = app.act(game_id, 1, TURN, request=request)
+    again = games.act(game_id, 1, TURN, request=request)
 
     assert again == first
-    assert app.events_after(game_id) == stored
+    assert games.events_after(game_id) == stored
 
 
 def test_a_request_repeated_after_the_game_moved_on_still_returns_its_version(
-    app: RummyApplication,
+    games: RummyApplication,
 ):
-    game_id = new_game(app)
+    game_id = new_game(games)
     request = Request(seat=1, key="turn-1", digest="d1")
-    first = app.act(game_id, 1, TURN, request=request)
-    later = app.act(game_id, 0, [STOCK])
-    stored = app.events_after(game_id)
+    first = games.act(game_id, 1, TURN, request=request)
+    later = games.act(game_id, 0, [STOCK])
+    stored = games.events_after(game_id)
 
     # Even with an If-Match that is stale by now: the retry is answered, not refused.
-    again = app.act(game_id, 1, TURN, request=request, expected_version=first)
+    again = games.act(game_id, 1, TURN, request=request, expected_version=first)
 
     assert again == first < later
-    assert app.events_after(game_id) == stored
+    assert games.events_after(game_id) == stored
 
 
-def test_the_same_key_with_a_different_body_is_refused(app: RummyApplication):
-    game_id = new_game(app)
-    app.act(game_id, 1, TURN, request=Request(seat=1, key="k", digest="d1"))
-    stored = app.events_after(game_id)
+def test_the_same_key_with_a_different_body_is_refused(games: RummyApplication):
+    game_id = new_game(games)
+    games.act(game_id, 1, TURN, request=Request(seat=1, key="k", digest="d1"))
+    stored = games.events_after(game_id)
 
     with pytest.raises(IdempotencyKeyReused) as reused:
-        app.act(game_id, 1, [STOCK], request=Request(seat=1, key="k", digest="d2"))
+        games.act(game_id, 1, [STOCK], request=Request(seat=1, key="k", digest="d2"))
 
     assert reused.value.code == "idempotency_key_reused"
-    assert app.events_after(game_id) == stored
+    assert games.events_after(game_id) == stored
 
 
-def test_the_same_key_from_another_seat_is_another_request(app: RummyApplication):
-    game_id = new_game(app)
-    first = app.act(game_id, 1, TURN, request=Request(seat=1, key="k", digest="d"))
+def test_the_same_key_from_another_seat_is_another_request(games: RummyApplication):
+    game_id = new_game(games)
+    first = games.act(game_id, 1, TURN, request=Request(seat=1, key="k", digest="d"))
 
-    second = app.act(game_id, 0, [STOCK], request=Request(seat=0, key="k", digest="d"))
+    second = games.act(game_id, 0, [STOCK], request=Request(seat=0, key="k", digest="d"))
 
     assert second == first + 1
-    assert app.state(game_id).version == second
+    assert games.state(game_id).version == second
 
 
 def test_a_refused_request_repeated_after_the_game_moved_on_is_refused_alike(
-    app: RummyApplication,
+    games: RummyApplication,
 ):
-    game_id = new_game(app)
+    game_id = new_game(games)
     early = Request(seat=0, key="k", digest="draw")
     with pytest.raises(NotYourTurn) as first:
-        app.act(game_id, 0, [STOCK], request=early)
-    app.act(game_id, 1, TURN)
-    stored = app.events_after(game_id)
-    assert is_legal(app.state(game_id).table, 0, STOCK), "now the same draw would be legal"
+        games.act(game_id, 0, [STOCK], request=early)
+    games.act(game_id, 1, TURN)
+    stored = games.events_after(game_id)
+    assert is_legal(games.state(game_id).table, 0, STOCK), "now the same draw would be legal"
 
     with pytest.raises(NotYourTurn) as again:
-        app.act(game_id, 0, [STOCK], request=early)
+        games.act(game_id, 0, [STOCK], request=early)
 
     assert again.value.message == first.value.message
-    assert app.events_after(game_id) == stored
+    assert games.events_after(game_id) == stored
     # Another key is another request: the draw itself was never barred.
-    assert app.act(game_id, 0, [STOCK], request=Request(0, "k2", "draw")) == len(stored) + 1
+    assert games.act(game_id, 0, [STOCK], request=Request(0, "k2", "draw")) == len(stored) + 1
 
 
-def test_a_refused_key_may_not_be_reused_for_a_different_request(app: RummyApplication):
-    game_id = new_game(app)
+def test_a_refused_key_may_not_be_reused_for_a_different_request(games: RummyApplication):
+    game_id = new_game(games)
     with pytest.raises(WrongPhase):
-        app.act(game_id, 1, TURN[1:], request=Request(seat=1, key="k", digest="discard first"))
-    stored = app.events_after(game_id)
+        games.act(game_id, 1, TURN[1:], request=Request(seat=1, key="k", digest="discard first"))
+    stored = games.events_after(game_id)
 
     with pytest.raises(IdempotencyKeyReused):
-        app.act(game_id, 1, TURN, request=Request(seat=1, key="k", digest="whole turn"))
+        games.act(game_id, 1, TURN, request=Request(seat=1, key="k", digest="whole turn"))
 
-    assert app.events_after(game_id) == stored
+    assert games.events_after(game_id) == stored
 
 
-def count_kept(app: RummyApplication, monkeypatch: pytest.MonkeyPatch) -> list[object]:
+def count_kept(games: RummyApplication, monkeypatch: pytest.MonkeyPatch) -> list[object]:
     """Every refusal record the application writes from now on, as it writes it."""
     written: list[object] = []
-    insert = app.refusals.recorder.insert_events
+    insert = games.refusals.recorder.insert_events
 
     def counting(records: Any, **kwargs: Any) -> Any:
         written.extend(records)
         return insert(records, **kwargs)
 
-    monkeypatch.setattr(app.refusals.recorder, "insert_events", counting)
+    monkeypatch.setattr(games.refusals.recorder, "insert_events", counting)
     return written
 
 
 def test_a_refusal_is_not_kept_without_a_key_and_a_stale_if_match_is_not_kept_at_all(
-    app: RummyApplication, monkeypatch: pytest.MonkeyPatch
+    games: RummyApplication, monkeypatch: pytest.MonkeyPatch
 ):
-    game_id = new_game(app)
-    written = count_kept(app, monkeypatch)
+    game_id = new_game(games)
+    written = count_kept(games, monkeypatch)
     request = Request(seat=1, key="k", digest="turn")
     with pytest.raises(NotYourTurn):
-        app.act(game_id, 0, [STOCK])
+        games.act(game_id, 0, [STOCK])
     with pytest.raises(VersionConflict):
-        app.act(game_id, 1, TURN, request=request, expected_version=0)
+        games.act(game_id, 1, TURN, request=request, expected_version=0)
 
     assert written == []
     # A stale If-Match is a precondition of the moment, not the request's outcome.
-    assert app.act(game_id, 1, TURN, request=request) == 4
+    assert games.act(game_id, 1, TURN, request=request) == 4
 
 
 def test_a_refusal_is_kept_once_however_often_it_is_retried(
-    app: RummyApplication, monkeypatch: pytest.MonkeyPatch
+    games: RummyApplication, monkeypatch: pytest.MonkeyPatch
 ):
-    game_id = new_game(app)
-    written = count_kept(app, monkeypatch)
+    game_id = new_game(games)
+    written = count_kept(games, monkeypatch)
     request = Request(seat=0, key="k", digest="draw")
     for _ in range(3):
         with pytest.raises(NotYourTurn):
-            app.act(game_id, 0, [STOCK], request=request)
-    app.act(game_id, 1, TURN)
+            games.act(game_id, 0, [STOCK], request=request)
+    games.act(game_id, 1, TURN)
     with pytest.raises(NotYourTurn):
-        app.act(game_id, 0, [STOCK], request=request)
+        games.act(game_id, 0, [STOCK], request=request)
 
     assert len(written) == 1
 
 
 def test_a_refusal_holds_on_every_replica_and_after_a_restart(shared_store: StoreUnderTest):
-    first = shared_store.app()
+    first = shared_store.games()
     game_id = new_game(first)
     early = Request(seat=0, key="k", digest="draw")
     with pytest.raises(NotYourTurn):
@@ -162,14 +162,14 @@ def test_a_refusal_holds_on_every_replica_and_after_a_restart(shared_store: Stor
     first.act(game_id, 1, TURN)
     first.close()
 
-    other = shared_store.app()
+    other = shared_store.games()
     with pytest.raises(NotYourTurn):
         other.act(game_id, 0, [STOCK], request=early)
     assert other.state(game_id).version == 4
 
 
 def test_only_a_refusal_by_the_game_as_stored_is_kept(shared_store: StoreUnderTest):
-    ahead, behind = shared_store.app(), shared_store.app()
+    ahead, behind = shared_store.games(), shared_store.games()
     game_id = new_game(ahead)
     behind.state(game_id)  # behind caches the game with seat 1 to move
     ahead.act(game_id, 1, TURN)
@@ -182,12 +182,12 @@ def test_only_a_refusal_by_the_game_as_stored_is_kept(shared_store: StoreUnderTe
     assert ahead.state(game_id).version == 5
 
 
-def test_the_first_refusal_kept_for_a_key_stands(app: RummyApplication):
-    game_id = new_game(app)
+def test_the_first_refusal_kept_for_a_key_stands(games: RummyApplication):
+    game_id = new_game(games)
     request = Request(seat=0, key="k", digest="draw")
-    kept = app.refusals.keep(game_id, request, NotYourTurn("first"))
+    kept = games.refusals.keep(game_id, request, NotYourTurn("first"))
 
-    again = app.refusals.keep(game_id, request, WrongPhase("second"))
+    again = games.refusals.keep(game_id, request, WrongPhase("second"))
 
-    assert again == kept == app.refusals.find(game_id, request)
+    assert again == kept == games.refusals.find(game_id, request)
     assert (kept.code, kept.message) == ("not_your_turn", "first")

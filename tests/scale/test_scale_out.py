@@ -299,16 +299,16 @@ class Client:
 
 
 @pytest.fixture
-def store() -> Iterator[Settings]:
+def store_settings() -> Iterator[Settings]:
     with fresh_schema("rummy_scale") as settings:
         yield settings
 
 
 @pytest.fixture
-def replicas(store: Settings, tmp_path: Path) -> Iterator[list[Replica]]:
+def replicas(store_settings: Settings, tmp_path: Path) -> Iterator[list[Replica]]:
     env = {
         **clean_environment(),
-        **service_environment(store),
+        **service_environment(store_settings),
         "RUMMY_HOST": "127.0.0.1",
         "RUMMY_ADMIN_TOKEN": ADMIN_TOKEN,
         "RUMMY_LOG_LEVEL": "warning",
@@ -369,7 +369,9 @@ def _kill_and_restart(victim: Replica, ledger: Ledger, stop: threading.Event) ->
     }
 
 
-def test_three_replicas_one_killed_no_move_lost(store: Settings, replicas: list[Replica]) -> None:
+def test_three_replicas_one_killed_no_move_lost(
+    store_settings: Settings, replicas: list[Replica]
+) -> None:
     began = time.monotonic()
     ledger = Ledger()
     cluster = Cluster(replicas, ledger)
@@ -413,16 +415,16 @@ def test_three_replicas_one_killed_no_move_lost(store: Settings, replicas: list[
 
     admin = Cluster(replicas, ledger)
     rng = random.Random(2)
-    app = open_games(store)
+    direct = open_games(store_settings)
     try:
         finished = 0
         for game in games:
             finished += _check_outcome(admin, rng, game)
-            stored = list(app.events.get(UUID(game.game_id)))
+            stored = list(direct.events.get(UUID(game.game_id)))
             _check_cards_conserved(stored)
             _check_exactly_once(admin, rng, game, stored, ledger)
     finally:
-        app.close()
+        direct.close()
     assert ledger.server_errors == [], ledger.server_errors[:5]
     for replica in replicas:
         log = replica.output(last=None)
