@@ -25,9 +25,10 @@ counted. It prints actions/s (action POSTs only), requests/s, p50/p95/p99
 latency per kind of request, errors (any non-2xx but the 409/412 the contract
 allows, and any transport error; there should be none), where the machine's
 CPU went (bench client, servers, PostgreSQL, other processes), and on
-PostgreSQL how long the event store's table lock is held and by whom. With a
-list of replica counts it ends with one line per count. The servers are
-always stopped and the store removed, even on error or Ctrl-C.
+PostgreSQL how long the event store's table lock is held and by whom (its own
+servers' connections only: bench/load/locks.py). With a list of replica
+counts it ends with one line per count. The servers are always stopped and
+the store removed, even on error or Ctrl-C.
 
 The players speak HTTP/1.1 over asyncio streams (`--client stream`): httpx
 costs the client 10-25 times more CPU a request, and on a small machine the
