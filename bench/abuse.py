@@ -20,13 +20,11 @@ import asyncio
 import contextlib
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
@@ -34,66 +32,47 @@ import httpx
 from service.bootstrap import open_games
 from service.config import Settings, Store
 from tests.game.long_games import save_long_game
-from tests.scale.replicas import free_port
+from tests.servers import Replica, free_port
 
 TWO = {"players": [{"name": "Ann"}, {"name": "Bob"}]}
 
 
-@dataclass
-class Server:
-    process: subprocess.Popen[bytes]
-    url: str
-    port: int
-
-    def rss_mb(self) -> float:
-        """The server process's resident memory now, in MB."""
-        status = Path(f"/proc/{self.process.pid}/status").read_text()
-        for line in status.splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-        raise RuntimeError("no VmRSS")
+def rss_mb(server: Replica) -> float:
+    """The server process's resident memory now, in MB."""
+    assert server.process is not None
+    status = Path(f"/proc/{server.process.pid}/status").read_text()
+    for line in status.splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise RuntimeError("no VmRSS")
 
 
 @contextlib.contextmanager
-def server(database: Path, env: dict[str, str], code: str | None) -> Iterator[Server]:
-    port = free_port()
+def server(database: Path, env: dict[str, str], code: str | None) -> Iterator[Replica]:
     full = {
         **os.environ,
         "RUMMY_STORE": "sqlite",
         "RUMMY_SQLITE_PATH": str(database),
         "RUMMY_HOST": "127.0.0.1",
-        "RUMMY_PORT": str(port),
+        "RUMMY_PORT": str(free_port()),
         "RUMMY_LOG_LEVEL": "warning",
         **env,
     }
     if code is not None:
         full["PYTHONPATH"] = code
-    log = (database.parent / "server.log").open("wb")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "service.cli", "serve"],
-        env=full,
-        cwd=code,  # `-m` looks in the working directory first
-        stdout=log,
-        stderr=log,
+    running = Replica(
+        "rummy serve",
+        full,
+        database.parent / "server.log",
+        command=[sys.executable, "-m", "service.cli", "serve"],
+        cwd=None if code is None else Path(code),  # `-m` looks in the working directory first
     )
-    url = f"http://127.0.0.1:{port}"
+    running.start()
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            with contextlib.suppress(httpx.TransportError):
-                if httpx.get(f"{url}/health", timeout=1).status_code == 200:
-                    break
-            if process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError((database.parent / "server.log").read_text()[-2000:])
-            time.sleep(0.1)
-        yield Server(process, url, port)
+        running.wait_ready()
+        yield running
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-        log.close()
+        running.stop()
 
 
 def health_rate(client: httpx.Client, seconds: float = 2.0) -> float:
@@ -108,7 +87,7 @@ def health_rate(client: httpx.Client, seconds: float = 2.0) -> float:
 # --- games/s from one client ------------------------------------------------------------
 
 
-def bench_create(server: Server, seconds: float) -> None:
+def bench_create(server: Replica, seconds: float) -> None:
     with httpx.Client(base_url=server.url, timeout=10) as client:
         floor = health_rate(client)
         created = refused = created_unrefused = 0
@@ -164,14 +143,14 @@ async def _slow_post(port: int, declared: int, sent: int, hold: float, outcome: 
         writer.close()
 
 
-def bench_slow_posts(server: Server, connections: int, declared: int, sent: int) -> None:
-    before = server.rss_mb()
+def bench_slow_posts(server: Replica, connections: int, declared: int, sent: int) -> None:
+    before = rss_mb(server)
     peak = [before]
     stop = threading.Event()
 
     def watch() -> None:
         while not stop.is_set():
-            peak[0] = max(peak[0], server.rss_mb())
+            peak[0] = max(peak[0], rss_mb(server))
             time.sleep(0.05)
 
     watcher = threading.Thread(target=watch, daemon=True)
@@ -203,7 +182,7 @@ def bench_slow_posts(server: Server, connections: int, declared: int, sent: int)
 # --- /health while a long game is read ----------------------------------------------------
 
 
-def bench_heavy_read(server: Server, game_id: str, events: int) -> None:
+def bench_heavy_read(server: Replica, game_id: str, events: int) -> None:
     with httpx.Client(base_url=server.url, timeout=120) as client:
         rest = _health_latencies(client, 2.0)
         reads = {
@@ -294,10 +273,10 @@ async def _open_stream(port: int, path: str, opened: list[str]) -> asyncio.Strea
     return writer
 
 
-def bench_streams(server: Server, streams: int, settle: float) -> None:
+def bench_streams(server: Replica, streams: int, settle: float) -> None:
     with httpx.Client(base_url=server.url) as client:
         game_id = client.post("/games", json={"seats": 2}).json()["game_id"]
-    before = server.rss_mb()
+    before = rss_mb(server)
     opened: list[str] = []
 
     async def run() -> tuple[float, float]:
@@ -311,12 +290,12 @@ def bench_streams(server: Server, streams: int, settle: float) -> None:
                 )
             )
         await asyncio.sleep(settle)
-        with_streams = server.rss_mb()
+        with_streams = rss_mb(server)
         for writer in writers:
             if writer is not None:
                 writer.close()
         await asyncio.sleep(settle)
-        return with_streams, server.rss_mb()
+        return with_streams, rss_mb(server)
 
     with_streams, after = asyncio.run(run())
     counts = {answer: opened.count(answer) for answer in sorted(set(opened))}

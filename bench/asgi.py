@@ -1,7 +1,6 @@
 """Server cost per request, in process: the ASGI app called directly, no network.
 
-Run it as a module from the project root (as a script, the `bench/http.py`
-beside it would shadow the standard library's `http` package):
+Run it as a module from the project root:
 
     uv run python -m bench.asgi 2>/dev/null                  # 2,000 actions on SQLite
     uv run python -m bench.asgi --store memory --actions 5000 2>/dev/null
@@ -11,7 +10,7 @@ It builds the app as `rummy serve` does (middleware, logging, metrics; the store
 a fresh temporary SQLite file, or memory), then calls it as an ASGI callable:
 
 1. `--health` times `GET /health`, the cheapest route of the same app;
-2. complete two-player games of one scored deal (bench/http.py's short game),
+2. complete two-player games of one scored deal (bench/load's short game),
    until `--actions` actions: every turn a `GET /games/{id}` view by the seat to
    move with its token, then a `POST /games/{id}/actions` of one of its `legal`
    moves chosen at random. `--seed` seeds the deals and the choices, so every run
@@ -21,7 +20,7 @@ For each kind of request it prints the count, the mean, p50 and p99 wall time
 and the mean CPU time of the thread that calls the app (the request's own
 work); then the whole process's CPU per action (view and POST together, every
 thread: the log writer's too). Without a network or a client in the way, these
-are the server's own costs: what bench/http.py's throughput is made of.
+are the server's own costs: what bench/load's throughput is made of.
 
 The app logs every request as the service does, to stderr: send it to
 /dev/null as above (the report goes to stdout). With `--profile`, cProfile
@@ -33,11 +32,6 @@ compare medians of several runs.
 
 from __future__ import annotations
 
-import sys
-
-if __name__ == "__main__" and not __package__:
-    sys.exit("bench/asgi.py sits beside bench/http.py: run `python -m bench.asgi`.")
-
 import argparse
 import asyncio
 import cProfile
@@ -45,6 +39,7 @@ import json
 import pstats
 import random
 import statistics
+import sys
 import tempfile
 import time
 from collections.abc import Sequence
@@ -56,9 +51,11 @@ from typing import Any, cast
 from litestar import Litestar
 from litestar.types import HTTPRequestEvent, Message, ReceiveMessage, Scope
 
-from bench.http import SHORT_GAME, UNLIMITED, Latency, View, parse_view
+from bench.load.players import SHORT_GAME, View, parse_view
+from bench.load.stats import Latency
 from service.bootstrap import bootstrap
 from service.config import Settings
+from tests.rates import NO_RATE_LIMITS_ENV
 
 KINDS = ("health", "view", "action")
 """The kinds of request reported; game creations are timed too, but not reported."""
@@ -213,7 +210,7 @@ async def run(options: Options, workdir: Path) -> Timings:
         {
             "RUMMY_STORE": options.store,
             "RUMMY_SQLITE_PATH": str(workdir / "bench.sqlite"),
-            **UNLIMITED,
+            **NO_RATE_LIMITS_ENV,
         }
     )
     app = bootstrap(settings).app

@@ -53,9 +53,9 @@ import httpx
 from service.config import Settings
 from tests.faults.ledger import Ledger, Verdict, check, play, stored_moves
 from tests.faults.proxy import FaultProxy
-from tests.faults.server import Served, rummy_serve
 from tests.faults.service import GAME_EVENTS, direct
-from tests.postgres import fresh_schema, service_environment
+from tests.postgres import new_schema, service_environment
+from tests.servers import Replica, rummy_serve
 
 ALL = ("baseline", "lost", "down", "restart", "latency")
 DRAW = {"type": "draw", "source": "stock"}
@@ -84,10 +84,10 @@ class Row:
 
 
 @contextmanager
-def proxied_server(options: Options) -> Iterator[tuple[Served, FaultProxy, Settings]]:
+def proxied_server(options: Options) -> Iterator[tuple[Replica, FaultProxy, Settings]]:
     """`rummy serve` on a fresh schema behind a fault proxy; the schema's settings."""
     with (
-        fresh_schema("rummy_bench_faults") as settings,
+        new_schema("rummy_bench_faults") as settings,
         FaultProxy((settings.postgres_host, settings.postgres_port)) as proxy,
     ):
         env = {
@@ -121,9 +121,9 @@ def run_load(
             thread.join(timeout=options.seconds + 120)
         took = time.monotonic() - started
         replies_lost = proxy.lost_replies
-        with direct(settings) as store:
-            games = [game for ledger in ledgers for game in ledger.games]
-            stored = stored_moves(store, games)
+        with direct(settings) as games:
+            game_ids = [game for ledger in ledgers for game in ledger.game_ids]
+            stored = stored_moves(games, game_ids)
     attempts = [attempt for ledger in ledgers for attempt in ledger.attempts]
     row = Row(
         fault=name,

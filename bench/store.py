@@ -6,9 +6,9 @@
 For each store, in this one process:
 
 - **actions/s**: complete games of random legal moves (the engine bench's
-  player), one action per `app.play` command, the time spent in `play`
+  player), one action per `games.play` command, the time spent in `play`
   counted. The players choose from a domain table of their own, so no view
-  is read between commands; reading a game (`app.state`, what a view costs)
+  is read between commands; reading a game (`games.state`, what a view costs)
   is timed apart. On PostgreSQL, if one thread makes less than `--target`
   actions/s, `--threads` threads sharing one application (as the HTTP
   workers do), each playing its own games, are measured too, per second of
@@ -50,14 +50,12 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any, ClassVar
-from uuid import UUID, uuid4
+from uuid import UUID
 
-import psycopg
 from eventsourcing.domain import Snapshot
 from eventsourcing.persistence import JSONTranscoder, Transcoding
 from eventsourcing.postgres import PostgresApplicationRecorder
 from eventsourcing.utils import get_topic
-from psycopg import sql
 
 from bench.engine import random_action
 from service.config import Settings, Store
@@ -69,6 +67,7 @@ from service.domain.rules import RuleSet
 from service.domain.state import HandEnding, HandResult, HandState, Phase, Table
 from service.game.application import RummyApplication
 from service.game.commands import NewGame, NewSeat
+from tests.postgres import new_schema, server_settings
 
 NO_CACHE = {"AGGREGATE_CACHE_MAXSIZE": ""}
 """An empty size turns the library's aggregate cache off."""
@@ -107,12 +106,12 @@ class Throughput:
     actions: int
     rates: tuple[float, ...]
     """Actions per second of each round: with one thread per second spent in
-    `app.act`; with several, per second of wall time (which also holds the
+    `games.act`; with several, per second of wall time (which also holds the
     players' own choosing of moves, a few percent)."""
     act_ms: float
-    """The mean time of one `app.act`, over every thread and round."""
+    """The mean time of one `games.act`, over every thread and round."""
     view: Timing
-    """Reading one game (`app.state`), as a view does."""
+    """Reading one game (`games.state`), as a view does."""
 
     def line(self) -> str:
         return (
@@ -122,9 +121,9 @@ class Throughput:
         )
 
 
-def play_games(app: RummyApplication, actions: int, seed: str) -> tuple[int, float]:
+def play_games(games: RummyApplication, actions: int, seed: str) -> tuple[int, float]:
     """Play games of random legal moves until `actions` commands; (commands,
-    seconds spent in `app.act`). The players choose from a domain table that
+    seconds spent in `games.act`). The players choose from a domain table that
     plays the same moves, so no read of the game is needed between commands."""
     rng = random.Random(seed)
     done = 0
@@ -133,7 +132,7 @@ def play_games(app: RummyApplication, actions: int, seed: str) -> tuple[int, flo
     while done < actions:
         number += 1
         game_seed = f"{seed}/{number}"
-        game_id = app.create_game(
+        game_id = games.create_game(
             NewGame(seats=[NewSeat("a"), NewSeat("b")], seed=game_seed)
         ).game_id
         table = Table(rules=RuleSet(), players=2, seated=[True, True])
@@ -142,24 +141,24 @@ def play_games(app: RummyApplication, actions: int, seed: str) -> tuple[int, flo
         while done < actions and not table.finished:
             seat, action = random_action(table, rng)
             began = time.perf_counter()
-            version = app.play(game_id, seat, [action]).state.version
+            version = games.play(game_id, seat, [action]).state.version
             acting += time.perf_counter() - began
             play(table, seat, [action], decks)
             done += 1
-        assert app.state(game_id).version == version, "the players' table kept up"
+        assert games.state(game_id).version == version, "the players' table kept up"
     return done, acting
 
 
 def one_round(
-    app: RummyApplication, seed: str, actions: int, threads: int
+    games: RummyApplication, seed: str, actions: int, threads: int
 ) -> tuple[int, float, float]:
-    """`threads` threads sharing `app`, each playing its own games, `actions`
-    commands in all; (commands, seconds in `app.act` summed, seconds of wall time)."""
+    """`threads` threads sharing `games`, each playing its own games, `actions`
+    commands in all; (commands, seconds in `games.act` summed, seconds of wall time)."""
     results: list[tuple[int, float]] = []
     lock = threading.Lock()
 
     def worker(number: int) -> None:
-        result = play_games(app, actions // threads, f"{seed}-{number}")
+        result = play_games(games, actions // threads, f"{seed}-{number}")
         with lock:
             results.append(result)
 
@@ -174,25 +173,25 @@ def one_round(
 
 
 def throughput(
-    app: RummyApplication, store: str, actions: int, threads: int, rounds: int
+    games: RummyApplication, store: str, actions: int, threads: int, rounds: int
 ) -> Throughput:
     rates: list[float] = []
     act_seconds = 0.0
     done = 0
     for round_ in range(rounds):
         seed = f"bench-{store}-{threads}-{round_}"
-        made, acting, wall = one_round(app, seed, actions // rounds, threads)
+        made, acting, wall = one_round(games, seed, actions // rounds, threads)
         rates.append(made / (acting if threads == 1 else wall))
         act_seconds += acting
         done += made
-    game_id = app.create_game(NewGame(seats=[NewSeat("a"), NewSeat("b")])).game_id
+    game_id = games.create_game(NewGame(seats=[NewSeat("a"), NewSeat("b")])).game_id
     return Throughput(
         store=store,
         threads=threads,
         actions=done,
         rates=tuple(rates),
         act_ms=1000 * act_seconds / done,
-        view=timed(lambda: app.state(game_id), 200),
+        view=timed(lambda: games.state(game_id), 200),
     )
 
 
@@ -349,24 +348,24 @@ class Rebuild:
         ]
 
 
-def game_of(app: RummyApplication, events: int, seed: str) -> UUID:
+def game_of(games: RummyApplication, events: int, seed: str) -> UUID:
     """A game played until it holds at least `events` events."""
     rng = random.Random(seed)
-    game_id = app.create_game(
+    game_id = games.create_game(
         NewGame(seats=[NewSeat("a"), NewSeat("b")], rules=ENDLESS, seed=seed)
     ).game_id
     version = 1
     while version < events:
-        seat, action = random_action(app.state(game_id).table, rng)
-        version = app.play(game_id, seat, [action]).state.version
+        seat, action = random_action(games.state(game_id).table, rng)
+        version = games.play(game_id, seat, [action]).state.version
     return game_id
 
 
 def rebuild(
-    settings: Settings, open_app: Callable[..., RummyApplication], events: int, repeat: int
+    settings: Settings, open_games: Callable[..., RummyApplication], events: int, repeat: int
 ) -> Rebuild:
     store = settings.store.value
-    writer = open_app(SnapshottingRummy)
+    writer = open_games(SnapshottingRummy)
     game_id = game_of(writer, events, f"rebuild-{store}")
     latest = writer.state(game_id)
     version = latest.version
@@ -374,15 +373,15 @@ def rebuild(
     if settings.store is Store.MEMORY:
         # Nothing is shared between applications in memory: read at a version,
         # which always rebuilds from the store (no snapshot has been taken yet).
-        cold_app: RummyApplication = writer
+        cold_games: RummyApplication = writer
     else:
-        cold_app = open_app(RummyApplication, **NO_CACHE)
+        cold_games = open_games(RummyApplication, **NO_CACHE)
     began = time.perf_counter()
-    cold = cold_app.state(game_id, version=version)
+    cold = cold_games.state(game_id, version=version)
     cold_first_ms = 1000 * (time.perf_counter() - began)
     assert cold == latest, "a cold rebuild is the game as it was live"
-    cold_timing = timed(lambda: cold_app.state(game_id, version=version), repeat)
-    read = timed(lambda: list(cold_app.events.get(game_id, lte=version)), repeat)
+    cold_timing = timed(lambda: cold_games.state(game_id, version=version), repeat)
+    read = timed(lambda: list(cold_games.events.get(game_id, lte=version)), repeat)
 
     back = min(version - 1, version - version // 100 * 100 or 100)
     writer.take_snapshot(game_id, version=version - back)
@@ -420,27 +419,10 @@ def store_settings(store: Store, pg_dbname: str) -> Iterator[Settings]:
         with tempfile.TemporaryDirectory(prefix="rummy-bench-") as directory:
             yield Settings(store=store, sqlite_path=str(Path(directory) / "bench.sqlite"))
         return
-    settings = replace(
-        Settings.from_env(),
-        store=store,
-        postgres_dbname=pg_dbname,
-        postgres_schema=f"rummy_bench_{uuid4().hex[:12]}",
-        postgres_pool_size=8,
-    )
-    schema = sql.Identifier(settings.postgres_schema)
-    with psycopg.connect(
-        host=settings.postgres_host,
-        port=settings.postgres_port,
-        user=settings.postgres_user,
-        password=settings.postgres_password,
-        dbname=settings.postgres_dbname,
-        autocommit=True,
-    ) as conn:
-        conn.execute(sql.SQL("CREATE SCHEMA {}").format(schema))
-        try:
-            yield settings
-        finally:
-            conn.execute(sql.SQL("DROP SCHEMA {} CASCADE").format(schema))
+    # The local test server (tests/postgres.py), in the database `pg_dbname`.
+    server = replace(server_settings(), postgres_dbname=pg_dbname, postgres_pool_size=8)
+    with new_schema("rummy_bench", server) as settings:
+        yield settings
 
 
 def bench_store(store: Store, args: argparse.Namespace) -> list[str]:
@@ -448,29 +430,29 @@ def bench_store(store: Store, args: argparse.Namespace) -> list[str]:
     with store_settings(store, args.pg_dbname) as settings:
         opened: list[RummyApplication] = []
 
-        def open_app(kind: type[RummyApplication], **env: str) -> RummyApplication:
-            app = kind(env={**settings.event_store_env(), **env})
-            opened.append(app)
-            return app
+        def open_games(kind: type[RummyApplication], **env: str) -> RummyApplication:
+            games = kind(env={**settings.event_store_env(), **env})
+            opened.append(games)
+            return games
 
         try:
             variants: list[tuple[str, dict[str, str]]] = [(store.value, {})]
             if store is Store.POSTGRES:
                 variants.append(("postgres, the library's recorder", LIBRARY_RECORDER))
             for name, env in variants:
-                app = open_app(RummyApplication, **env)
-                play_games(app, min(200, args.actions), f"warm-up {name}")
-                single = throughput(app, name, args.actions, 1, args.rounds)
+                games = open_games(RummyApplication, **env)
+                play_games(games, min(200, args.actions), f"warm-up {name}")
+                single = throughput(games, name, args.actions, 1, args.rounds)
                 lines.append(single.line())
                 if store is Store.POSTGRES and statistics.median(single.rates) < args.target:
                     for threads in args.threads:
-                        rerun = throughput(app, name, args.actions, threads, args.rounds)
+                        rerun = throughput(games, name, args.actions, threads, args.rounds)
                         lines.append(rerun.line())
-            lines.extend(rebuild(settings, open_app, args.events, args.repeat).lines())
+            lines.extend(rebuild(settings, open_games, args.events, args.repeat).lines())
         finally:
-            for app in opened:
+            for games in opened:
                 with suppress(Exception):
-                    app.close()
+                    games.close()
     return lines
 
 

@@ -4,13 +4,16 @@ The server is the one named by POSTGRES_HOST / _PORT / _USER / _PASSWORD
 (default 127.0.0.1:5432, user postgres), database RUMMY_TEST_POSTGRES_DBNAME
 (default `test`, created if missing). If it cannot be reached the test is
 skipped, unless RUMMY_REQUIRE_POSTGRES is set (CI sets it): then it fails.
+
+The benches take their stores here too (`new_schema`, which raises
+`Unreachable` instead of skipping): one way to make and drop a schema.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import replace
 from typing import Any
 from uuid import uuid4
@@ -38,19 +41,29 @@ def server_settings() -> Settings:
     )
 
 
-def connect(settings: Settings, dbname: str | None = None) -> psycopg.Connection[Any]:
-    return psycopg.connect(
+def conninfo(settings: Settings, dbname: str | None = None) -> str:
+    """The connection string of `settings`' server, in its database or `dbname`."""
+    return psycopg.conninfo.make_conninfo(
         host=settings.postgres_host,
         port=settings.postgres_port,
         user=settings.postgres_user,
         password=settings.postgres_password,
         dbname=dbname or settings.postgres_dbname,
-        autocommit=True,
         connect_timeout=3,
     )
 
 
+def connect(settings: Settings, dbname: str | None = None) -> psycopg.Connection[Any]:
+    return psycopg.connect(conninfo(settings, dbname), autocommit=True)
+
+
+class Unreachable(RuntimeError):
+    """The PostgreSQL server cannot be used: the message says why."""
+
+
 def _problem(settings: Settings) -> str | None:
+    """Why the server of `settings` cannot be used, or None; creates the database
+    if it is missing."""
     try:
         with connect(settings):
             return None
@@ -70,14 +83,14 @@ def _problem(settings: Settings) -> str | None:
 
 
 @contextmanager
-def fresh_schema(prefix: str = "rummy_scale") -> Iterator[Settings]:
-    """Settings for a new schema, dropped with everything in it afterwards."""
-    settings = server_settings()
+def new_schema(prefix: str, settings: Settings | None = None) -> Iterator[Settings]:
+    """`settings` (default: the local test server's) for a new schema named
+    `prefix_<random>`, dropped with everything in it afterwards. Raises
+    `Unreachable` if the server cannot be used."""
+    settings = settings or server_settings()
     problem = _problem(settings)
     if problem is not None:
-        if required():
-            pytest.fail(f"RUMMY_REQUIRE_POSTGRES is set but {problem}")
-        pytest.skip(problem)
+        raise Unreachable(problem)
     settings = replace(settings, postgres_schema=f"{prefix}_{uuid4().hex[:12]}")
     schema = sql.Identifier(settings.postgres_schema)
     with connect(settings) as conn:
@@ -87,6 +100,20 @@ def fresh_schema(prefix: str = "rummy_scale") -> Iterator[Settings]:
     finally:
         with connect(settings) as conn:
             conn.execute(sql.SQL("DROP SCHEMA {} CASCADE").format(schema))
+
+
+@contextmanager
+def fresh_schema(prefix: str = "rummy_scale") -> Iterator[Settings]:
+    """For a test: `new_schema`, or the test skipped if the server cannot be used
+    (failed under RUMMY_REQUIRE_POSTGRES)."""
+    with ExitStack() as stack:
+        try:
+            settings = stack.enter_context(new_schema(prefix))
+        except Unreachable as error:
+            if required():
+                pytest.fail(f"RUMMY_REQUIRE_POSTGRES is set but {error}")
+            pytest.skip(str(error))
+        yield settings
 
 
 def service_environment(settings: Settings) -> dict[str, str]:

@@ -1,33 +1,74 @@
-"""The rooms of STYLE.md: dependencies point one way.
+"""The rooms of shared/STYLE.md: dependencies point one way, down toward the domain.
 
-`domain` imports none of the others; `game` imports neither the HTTP layer,
-the projections nor the bots (it is handed its bot players).
+    domain        imports none of the others
+    audit         the domain only (an independent verifier)
+    projections   the domain, and the audit's hash chain (the export links it)
+    bots          the domain and the projections (they play from a seat's view)
+    game          the domain, and config (store settings)
+    api           the game, the projections, the domain and config; not bootstrap
+    config        nothing of the service
+
+The entry points wire the rooms together and may import every one of them:
+`service/bootstrap.py` (the composition root, whether it exists yet or not),
+`service/cli.py`, `service/audit_cli.py` and `service/asgi.py` (the module
+uvicorn's workers import). No room imports
+an entry point. Every module of the service is in a room or is an entry
+point, so a new room or module has to be placed here before it can land.
 """
 
 from __future__ import annotations
 
 import ast
+import sys
 from pathlib import Path
 
 import pytest
 
-SERVICE = Path(__file__).resolve().parent.parent / "service"
+ROOT = Path(__file__).resolve().parent.parent
+SERVICE = ROOT / "service"
 
-FORBIDDEN = {
-    "domain": (
-        "service.game",
-        "service.api",
-        "service.projections",
-        "service.bots",
-        "service.audit",
-    ),
-    "game": ("service.api", "service.projections", "service.bots", "service.audit"),
-    "projections": ("service.api", "service.game", "service.bots"),
-    "audit": ("service.api", "service.game", "service.projections", "service.bots"),
+ALLOWED: dict[str, frozenset[str]] = {
+    "domain": frozenset(),
+    "audit": frozenset({"domain"}),
+    "projections": frozenset({"domain", "audit"}),
+    "bots": frozenset({"domain", "projections"}),
+    "game": frozenset({"domain", "config"}),
+    "api": frozenset({"domain", "game", "projections", "config"}),
+    "config": frozenset(),
 }
+"""Each room, and the other rooms it may import."""
+
+ENTRY_POINTS = frozenset({"bootstrap.py", "cli.py", "audit_cli.py", "asgi.py", "__init__.py"})
+"""Paths under service/ that may import every room (`__init__.py`: the package itself)."""
+
+NOT_IN_THE_DOMAIN = frozenset(
+    {
+        "asyncio",
+        "datetime",
+        "io",
+        "logging",
+        "os",
+        "pathlib",
+        "random",
+        "secrets",
+        "socket",
+        "sqlite3",
+        "subprocess",
+        "sys",
+        "threading",
+        "time",
+        "uuid",
+    }
+)
+"""Standard modules of I/O, clock or randomness: the domain decides from its
+inputs alone (its one shuffle is seeded and written out in domain/shuffle.py)."""
+
+HTTP_FRAMEWORKS = ("litestar", "uvicorn")
 
 
 def imported_modules(path: Path) -> set[str]:
+    """Every module `path` imports, anywhere in it (functions and TYPE_CHECKING too);
+    `from service import x` counts as `service.x`."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     found: set[str] = set()
     for node in ast.walk(tree):
@@ -35,15 +76,101 @@ def imported_modules(path: Path) -> set[str]:
             found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module is not None and node.level == 0:
             found.add(node.module)
+            if node.module == "service":
+                found.update(f"service.{alias.name}" for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            raise AssertionError(f"{path}: relative import (write it absolute)")
     return found
 
 
-@pytest.mark.parametrize("room", sorted(FORBIDDEN))
-def test_a_room_imports_nothing_from_the_rooms_that_depend_on_it(room: str) -> None:
+def place(relative: str) -> str:
+    """`entry point` or the room of a path under service/ (`game/aggregate.py`)."""
+    if relative in ENTRY_POINTS:
+        return "entry point"
+    first = relative.split("/")[0]
+    return first.removesuffix(".py")
+
+
+def module_path(module: str) -> str | None:
+    """The path under service/ of a service module (`service.game.aggregate`), or
+    None for a module outside the service."""
+    parts = module.split(".")
+    if parts[0] != "service" or len(parts) == 1:
+        return None
+    stem = "/".join(parts[1:])
+    return f"{stem}/__init__.py" if (SERVICE / stem).is_dir() else f"{stem}.py"
+
+
+def service_files() -> list[Path]:
+    return sorted(SERVICE.rglob("*.py"))
+
+
+def relative(path: Path) -> str:
+    return path.relative_to(SERVICE).as_posix()
+
+
+def test_every_module_of_the_service_is_in_a_room_or_an_entry_point() -> None:
+    unplaced = [
+        relative(path)
+        for path in service_files()
+        if place(relative(path)) not in {*ALLOWED, "entry point"}
+    ]
+    assert not unplaced, f"place these in tests/test_layers.py: {unplaced}"
+
+
+@pytest.mark.parametrize("room", sorted(ALLOWED))
+def test_a_room_imports_only_the_rooms_below_it(room: str) -> None:
+    offending = []
+    for path in service_files():
+        if place(relative(path)) != room:
+            continue
+        for module in sorted(imported_modules(path)):
+            target = module_path(module)
+            if target is None:
+                continue
+            if place(target) not in {room, *ALLOWED[room]}:
+                offending.append(f"service/{relative(path)} imports {module}")
+    assert not offending, "\n".join(offending)
+
+
+def test_the_domain_has_no_io_clock_randomness_or_library() -> None:
     offending = [
-        f"{path.relative_to(SERVICE.parent)} imports {module}"
-        for path in sorted((SERVICE / room).rglob("*.py"))
+        f"service/{relative(path)} imports {module}"
+        for path in service_files()
+        if place(relative(path)) == "domain"
         for module in sorted(imported_modules(path))
-        if module.startswith(FORBIDDEN[room])
+        if module.split(".")[0] in NOT_IN_THE_DOMAIN
+        or not (module == "__future__" or module.startswith("service.") or _standard(module))
+    ]
+    assert not offending, "\n".join(offending)
+
+
+def _standard(module: str) -> bool:
+    return module.split(".")[0] in sys.stdlib_module_names
+
+
+def test_only_the_api_and_the_entry_points_use_the_http_framework() -> None:
+    offending = [
+        f"service/{relative(path)} imports {module}"
+        for path in service_files()
+        if place(relative(path)) not in {"api", "entry point"}
+        for module in sorted(imported_modules(path))
+        if module.split(".")[0] in HTTP_FRAMEWORKS
+    ]
+    assert not offending, "\n".join(offending)
+
+
+@pytest.mark.parametrize(
+    ("folder", "forbidden"),
+    [("service", ("tests", "bench")), ("tests", ("bench",))],
+)
+def test_the_service_imports_no_test_and_the_tests_no_bench(
+    folder: str, forbidden: tuple[str, ...]
+) -> None:
+    offending = [
+        f"{path.relative_to(ROOT)} imports {module}"
+        for path in sorted((ROOT / folder).rglob("*.py"))
+        for module in sorted(imported_modules(path))
+        if module.split(".")[0] in forbidden
     ]
     assert not offending, "\n".join(offending)

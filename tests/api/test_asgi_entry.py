@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.scale.replicas import clean_environment
+from tests.servers import clean_environment
 
 PROBE = """
 import gc

@@ -15,7 +15,7 @@ import pytest
 
 from service.domain import shuffle
 from tests.api.client import ADMIN, ADMIN_TOKEN, PUBLIC, Api, Game, Json, deck, draw, meld
-from tests.audit_stream.servers import sse
+from tests.audit_stream.clients import sse
 
 ANN, BOB = 0, 1
 STACKED = deck(["KD QD JD 10C 9D 2D 3D 5C 6C 8D", "AS 2S 3S 4S 4H 5H 6H 7C 8C 9C"], "KH", "5S")

@@ -21,7 +21,7 @@ import pytest
 from service.bootstrap import open_games
 from service.config import Settings, Store
 from tests.game.long_games import save_long_game
-from tests.scale.replicas import Replica, clean_environment, free_port
+from tests.servers import Replica, clean_environment, free_port
 
 EVENTS = 15_000
 """Enough that rebuilding the game takes a few tenths of a second here."""

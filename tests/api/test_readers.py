@@ -17,7 +17,7 @@ from litestar.testing import TestClient
 
 from tests.api.client import ADMIN, ADMIN_TOKEN, PUBLIC, Api
 from tests.apps import bootstrap_test_app
-from tests.bots.test_http import random_legal_action
+from tests.bots.test_http import random_offered_action
 
 
 def test_no_reader_changes_the_game_the_cache_shares() -> None:
@@ -46,6 +46,6 @@ def test_no_reader_changes_the_game_the_cache_shares() -> None:
             if view["status"] == "finished":
                 break
             seat = view["turn"]
-            game.play(seat, random_legal_action(game.view(seat), rng))
+            game.play(seat, random_offered_action(game.view(seat), rng))
             as_stored("an action and the bots' replies")
         assert view["status"] == "finished", "the game was read at every stage"

@@ -13,7 +13,7 @@ import pytest
 from service.api.timeouts import server_options
 from service.bootstrap import bootstrap
 from service.config import Settings, Store
-from tests.audit_stream.servers import serve
+from tests.servers import serve
 
 TIMEOUT = 0.5
 """The header and body timeouts of the server under test, in seconds."""

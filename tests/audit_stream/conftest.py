@@ -1,4 +1,5 @@
-"""Stores for the stream, audit and feed tests: SQLite and a real PostgreSQL.
+"""Settings for the stream, audit and feed tests, which run on the shared
+stores (`shared_store`: SQLite and a real PostgreSQL, tests/conftest.py).
 
 Every application opened on one store shares its events, so a second
 application stands for a second replica of the service.
@@ -6,39 +7,11 @@ application stands for a second replica of the service.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import replace
-from pathlib import Path
 
-import pytest
-
-from service.config import Settings, Store
-from tests.audit_stream.servers import ADMIN_TOKEN
-from tests.game.stores import StoreUnderTest, open_store
+from service.config import Settings
+from tests.audit_stream.clients import ADMIN_TOKEN
 from tests.rates import NO_RATE_LIMITS
-
-SHARED_STORES = [
-    pytest.param(Store.SQLITE, id="sqlite"),
-    pytest.param(Store.POSTGRES, id="postgres", marks=pytest.mark.postgres),
-]
-
-
-@pytest.fixture(params=SHARED_STORES)
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[StoreUnderTest]:
-    with open_store(request.param, tmp_path) as opened:
-        yield opened
-
-
-@pytest.fixture
-def sqlite_store(tmp_path: Path) -> Iterator[StoreUnderTest]:
-    with open_store(Store.SQLITE, tmp_path) as opened:
-        yield opened
-
-
-@pytest.fixture
-def postgres_store(tmp_path: Path) -> Iterator[StoreUnderTest]:
-    with open_store(Store.POSTGRES, tmp_path) as opened:
-        yield opened
 
 
 def live_settings(settings: Settings, **changes: object) -> Settings:

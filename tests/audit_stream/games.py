@@ -1,4 +1,4 @@
-"""Whole games for the audit, stream and feed tests, played by a simple player.
+"""Whole games for the audit, stream, feed and export tests, played by a simple player.
 
 The player takes the first legal meld or lay-off, otherwise draws from the
 stock and discards its highest card: games end in a few dozen turns and every
@@ -7,8 +7,12 @@ move is one the rules offered.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
+from typing import Any
 from uuid import UUID
+
+import msgspec
 
 from service.domain.actions import Action, Discard, Draw, LayOff, Meld
 from service.domain.cards import Card
@@ -17,6 +21,7 @@ from service.domain.state import Source, Status, Table
 from service.domain.turns import legal_moves
 from service.game.application import RummyApplication
 from service.game.commands import NewGame, NewSeat
+from service.projections.audit import audit_export
 
 SHORT_RULES = RuleSet.from_dict({"deals": 2})
 """Two hands, so a whole game is quick yet has a second deal."""
@@ -50,7 +55,7 @@ def _value(card: Card) -> tuple[int, str]:
 
 
 def new_game(
-    app: RummyApplication,
+    games: RummyApplication,
     *,
     players: int = 2,
     rules: RuleSet = SHORT_RULES,
@@ -61,12 +66,12 @@ def new_game(
         NewSeat(name=f"P{seat}", client_seed=client_seeds[seat] if seat < len(client_seeds) else "")
         for seat in range(players)
     ]
-    created = app.create_game(NewGame(seats=seats, rules=rules, seed=seed))
+    created = games.create_game(NewGame(seats=seats, rules=rules, seed=seed))
     return created.game_id, created.tokens
 
 
 def play(
-    app: RummyApplication,
+    games: RummyApplication,
     game_id: UUID,
     *,
     moves: int | None = None,
@@ -77,13 +82,26 @@ def play(
     returns the number played."""
     played = 0
     while moves is None or played < moves:
-        table = app.state(game_id).table
+        table = games.state(game_id).table
         if table.status is Status.FINISHED:
             break
         seat, action = next_move(table, meld_from_hand)
         if act is None:
-            app.play(game_id, seat, [action])
+            games.play(game_id, seat, [action])
         else:
             act(seat, action)
         played += 1
     return played
+
+
+def export_of(games: RummyApplication, game_id: UUID) -> dict[str, Any]:
+    """The export exactly as a client receives it (encoded, then parsed)."""
+    export = audit_export(str(game_id), games.events_after(game_id))
+    parsed: dict[str, Any] = json.loads(msgspec.json.encode(export))
+    return parsed
+
+
+def finished(games: RummyApplication, game_id: UUID, meld_from_hand: int = 1) -> dict[str, Any]:
+    """Play the game to its end; its export."""
+    play(games, game_id, meld_from_hand=meld_from_hand)
+    return export_of(games, game_id)

@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 from uuid import UUID
 
-import msgspec
 import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
@@ -19,16 +18,21 @@ from service.audit.verify import Outcome, verify_export
 from service.bootstrap import Wiring, open_games
 from service.cli import main
 from service.config import Settings, Store
-from service.domain import shuffle
 from service.domain.cards import FULL_DECK, card_codes
 from service.domain.rules import RuleSet
 from service.game.application import RummyApplication
 from service.game.commands import NewGame, NewSeat
 from service.game.tokens import hash_token
-from service.projections.audit import audit_export
 from tests.apps import bootstrap_test_app
-from tests.audit_stream.games import LONG_HAND_RULES, SHORT_RULES, new_game, play
-from tests.audit_stream.servers import ADMIN_TOKEN, bearer
+from tests.audit_stream.clients import ADMIN_TOKEN, bearer
+from tests.audit_stream.games import (
+    LONG_HAND_RULES,
+    SHORT_RULES,
+    export_of,
+    finished,
+    new_game,
+    play,
+)
 from tests.game.stored_events import V1, load, read
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -48,18 +52,6 @@ def games(served: Wiring) -> RummyApplication:
 def client(served: Wiring) -> Iterator[TestClient[Litestar]]:
     with TestClient(served.app) as test_client:
         yield test_client
-
-
-def export_of(games: RummyApplication, game_id: UUID) -> dict[str, Any]:
-    """The export exactly as a client receives it (encoded, then parsed)."""
-    export = audit_export(str(game_id), games.events_after(game_id))
-    parsed: dict[str, Any] = json.loads(msgspec.json.encode(export))
-    return parsed
-
-
-def finished(games: RummyApplication, game_id: UUID, meld_from_hand: int = 1) -> dict[str, Any]:
-    play(games, game_id, meld_from_hand=meld_from_hand)
-    return export_of(games, game_id)
 
 
 # --- finished games verify ---------------------------------------------------------------
@@ -187,36 +179,6 @@ def test_a_game_against_a_bot_verifies_from_the_http_export(client: TestClient[L
 
 
 # --- the export's content -------------------------------------------------------------------
-
-
-def test_the_export_reveals_the_seed_and_every_deck_once_finished(
-    games: RummyApplication,
-) -> None:
-    game_id, _ = new_game(games, client_seeds=("ann", ""))
-    export = finished(games, game_id)
-    assert export["status"] == "finished"
-    assert shuffle.commitment(export["seed"]) == export["seed_commitment"]
-    for hand in export["hands"]:
-        derived = shuffle.deck_order(export["seed"], ["ann", ""], hand["hand_number"])
-        assert hand["deck"] == card_codes(derived)
-    assert export["chain"]["head"] == export["events"][-1]["hash"]
-    assert [event["version"] for event in export["events"]] == list(range(1, export["version"] + 1))
-    created = export["events"][0]
-    assert created["type"] == "game_created"
-    assert "seed" not in created["data"]
-    assert "seat" not in created, "the system created it"
-    assert all("at" in event and event["at"].endswith("Z") for event in export["events"])
-
-
-def test_the_chain_of_a_game_is_the_same_before_and_after_its_seed_is_revealed(
-    games: RummyApplication,
-) -> None:
-    game_id, _ = new_game(games)
-    play(games, game_id, moves=6)
-    before = export_of(games, game_id)
-    assert before["seed"] is None
-    after = finished(games, game_id)
-    assert after["events"][: len(before["events"])] == before["events"]
 
 
 def test_no_token_nor_token_hash_is_ever_exported(client: TestClient[Litestar]) -> None:

@@ -18,19 +18,19 @@ from psycopg import sql
 from service.bootstrap import bootstrap
 from service.config import Settings, Store
 from service.game.application import RummyApplication
+from tests.audit_stream.clients import ADMIN_TOKEN, bearer
 from tests.audit_stream.conftest import live_settings
 from tests.audit_stream.games import new_game, play
-from tests.audit_stream.servers import ADMIN_TOKEN, bearer
 from tests.game.stores import StoreUnderTest
 
 ADMIN = bearer(ADMIN_TOKEN)
 
 
-def make_gap(store: StoreUnderTest, games: RummyApplication) -> None:
+def make_gap(shared_store: StoreUnderTest, games: RummyApplication) -> None:
     """Use up positions that no event will ever have."""
-    settings = store.settings
+    settings = shared_store.settings
     table: str = games.recorder.events_table_name  # type: ignore[attr-defined]
-    if store.kind is Store.SQLITE:
+    if shared_store.kind is Store.SQLITE:
         # Rows inserted directly, deleted by `drop_gap_rows` once events follow them.
         with sqlite3.connect(settings.sqlite_path) as conn:
             for _ in range(2):
@@ -59,10 +59,10 @@ def make_gap(store: StoreUnderTest, games: RummyApplication) -> None:
                 )
 
 
-def drop_gap_rows(store: StoreUnderTest, games: RummyApplication) -> None:
-    if store.kind is Store.SQLITE:
+def drop_gap_rows(shared_store: StoreUnderTest, games: RummyApplication) -> None:
+    if shared_store.kind is Store.SQLITE:
         table: str = games.recorder.events_table_name  # type: ignore[attr-defined]
-        with sqlite3.connect(store.settings.sqlite_path) as conn:
+        with sqlite3.connect(shared_store.settings.sqlite_path) as conn:
             conn.execute(f"DELETE FROM {table} WHERE topic = 'gap:Gap'")
 
 
@@ -83,23 +83,23 @@ def read_feed(client: TestClient[Litestar] | httpx.Client, limit: int) -> list[d
 
 
 def test_the_feed_delivers_every_event_of_every_game_in_commit_order_across_gaps(
-    store: StoreUnderTest,
+    shared_store: StoreUnderTest,
 ) -> None:
-    served = store.bootstrap(live_settings(store.settings))
+    served = shared_store.bootstrap(live_settings(shared_store.settings))
     games, app = served.games, served.app
-    replica = store.app()
+    replica = shared_store.games()
     first, _ = new_game(games)
     second, _ = new_game(replica, players=3)
-    make_gap(store, games)
+    make_gap(shared_store, games)
     play(games, first, moves=10)
-    make_gap(store, games)
+    make_gap(shared_store, games)
     for _ in range(8):  # the two games' moves interleave in the log
         play(replica, second, moves=2)
         play(games, first, moves=1)
-    make_gap(store, games)
+    make_gap(shared_store, games)
     third, _ = new_game(replica)
     play(replica, third)
-    drop_gap_rows(store, games)
+    drop_gap_rows(shared_store, games)
 
     with TestClient(app) as client:
         items = read_feed(client, limit=7)
@@ -155,7 +155,7 @@ def test_the_feed_of_an_empty_store_is_empty(limit: int) -> None:
 
 
 def test_feed_entries_name_their_game(sqlite_store: StoreUnderTest) -> None:
-    games = sqlite_store.app()
+    games = sqlite_store.games()
     game_id, _ = new_game(games)
     entries = games.feed(0, 100)
     assert {entry.game_id for entry in entries} == {game_id}

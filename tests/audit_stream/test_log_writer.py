@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import pytest
 
 from service.api.log_writer import BatchedStreamHandler
-from tests.audit_stream.servers import wait_for
+from tests.audit_stream.clients import wait_for
 
 
 @pytest.fixture

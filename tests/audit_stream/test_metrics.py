@@ -21,8 +21,8 @@ from service.domain.cards import Card
 from service.domain.errors import WrongPhase
 from service.game.application import RummyApplication
 from tests.apps import bootstrap_test_app
+from tests.audit_stream.clients import ADMIN_TOKEN, bearer
 from tests.audit_stream.games import new_game, next_move, play
-from tests.audit_stream.servers import ADMIN_TOKEN, bearer
 from tests.audit_stream.test_stream import _action_body
 
 

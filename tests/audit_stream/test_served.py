@@ -20,7 +20,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.audit_stream.servers import ADMIN_TOKEN, Message, bearer, metric, sse, wait_for
+from tests.audit_stream.clients import ADMIN_TOKEN, Message, bearer, metric, sse, wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
 CARD_CODE = re.compile(r"\b(?:10|[2-9AJQK])[CDHS]\b")

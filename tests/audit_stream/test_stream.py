@@ -14,10 +14,11 @@ import pytest
 
 from service.domain.state import Status
 from service.game.application import RummyApplication
+from tests.audit_stream.clients import ADMIN_TOKEN, Message, bearer, metric, sse, wait_for
 from tests.audit_stream.conftest import live_settings
 from tests.audit_stream.games import LONG_HAND_RULES, play
-from tests.audit_stream.servers import ADMIN_TOKEN, Message, bearer, metric, serve, sse, wait_for
 from tests.game.stores import StoreUnderTest
+from tests.servers import serve
 
 CLASSIC_TWO_HANDS = {"players": [{"name": "Ann"}, {"name": "Bob"}], "rules": {"deals": 2}}
 
@@ -85,10 +86,10 @@ def stream_until_end(
 
 
 def test_a_stream_dropped_mid_game_and_resumed_with_last_event_id_gets_every_event_once(
-    store: StoreUnderTest,
+    shared_store: StoreUnderTest,
 ) -> None:
-    app = store.bootstrap(live_settings(store.settings)).app
-    replica = store.app()  # the moves are committed by another replica of the service
+    app = shared_store.bootstrap(live_settings(shared_store.settings)).app
+    replica = shared_store.games()  # the moves are committed by another replica of the service
     with serve(app) as url, httpx.Client(base_url=url, timeout=10) as client:
         created = client.post("/games", json=CLASSIC_TWO_HANDS).json()
         game_id, token = UUID(created["game_id"]), created["players"][0]["token"]
@@ -243,7 +244,7 @@ def test_on_postgresql_another_replicas_event_wakes_the_stream_without_polling(
         postgres_store.settings, stream_poll_ms=60_000, stream_heartbeat_ms=60_000
     )
     app = postgres_store.bootstrap(settings).app
-    replica = postgres_store.app()
+    replica = postgres_store.games()
     with serve(app) as url, httpx.Client(base_url=url, timeout=10) as client:
         created = client.post("/games", json=CLASSIC_TWO_HANDS).json()
         game_id, token = UUID(created["game_id"]), created["players"][1]["token"]

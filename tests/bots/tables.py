@@ -11,19 +11,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from random import Random
-from uuid import UUID
 
 from service.bots.strategies import Strategy
 from service.domain import melds
 from service.domain.actions import Action
 from service.domain.cards import FULL_DECK, Card
 from service.domain.decks import SeededDecks
-from service.domain.fairness import DealMode
 from service.domain.melds import TableMeld
 from service.domain.play import play
 from service.domain.rules import RuleSet
 from service.domain.state import HandState, Phase, Table
 from service.projections.views import GameView, Viewer, game_view
+from tests.projections.snapshots import Seat, Snapshot
 
 
 def cards(codes: str) -> list[Card]:
@@ -33,27 +32,6 @@ def cards(codes: str) -> list[Card]:
 
 def card(code: str) -> Card:
     return Card.parse(code)
-
-
-GAME_ID = UUID(int=7)
-
-
-@dataclass(frozen=True)
-class Seat:
-    name: str
-    bot: str | None = None
-
-
-@dataclass
-class Snapshot:
-    """A table as the projections read a game (a `GameSnapshot`)."""
-
-    table: Table
-    seats: tuple[Seat, ...]
-    game_id: UUID = GAME_ID
-    version: int = 1
-    seed_commitment: str = ""
-    deal: DealMode = DealMode.COMMIT_REVEAL
 
 
 @dataclass

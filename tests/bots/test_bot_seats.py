@@ -29,11 +29,11 @@ from service.projections.views import Viewer, game_view
 HUMAN, BOT = 0, 1
 
 
-def memory_app() -> RummyApplication:
+def memory_games() -> RummyApplication:
     return open_games(Settings(store=Store.MEMORY))
 
 
-def sqlite_app(path: Path) -> RummyApplication:
+def sqlite_games(path: Path) -> RummyApplication:
     return open_games(Settings(store=Store.SQLITE, sqlite_path=str(path)))
 
 
@@ -42,65 +42,65 @@ def new_game(bot: str = "basic", *, dealer: int = BOT, seed: str = "bot-seats") 
     return NewGame(seats=[NewSeat("Ann"), NewSeat("Robo", bot=bot)], seed=seed, dealer=dealer)
 
 
-def human_turn(app: RummyApplication, game_id: UUID, rng: Random) -> GameState:
+def human_turn(games: RummyApplication, game_id: UUID, rng: Random) -> GameState:
     """The person plays one whole turn of random legal moves, one command per move."""
-    state = app.state(game_id)
+    state = games.state(game_id)
     hand_number = state.table.hand_number
     while True:
         action = play_random(game_view(state, Viewer(seat=HUMAN)), rng)
-        state = app.play(game_id, HUMAN, [action]).state
+        state = games.play(game_id, HUMAN, [action]).state
         if isinstance(action, Discard) or state.table.hand_number != hand_number:
             return state
         if state.table.status is not Status.PLAYING:
             return state
 
 
-def moves(app: RummyApplication, game_id: UUID, after: int = 0) -> list[tuple[str, int | None]]:
-    return [(event.event_type, event.seat) for event in app.events_after(game_id, after)]
+def moves(games: RummyApplication, game_id: UUID, after: int = 0) -> list[tuple[str, int | None]]:
+    return [(event.event_type, event.seat) for event in games.events_after(game_id, after)]
 
 
 def test_a_bot_that_moves_first_has_played_its_turn_when_the_game_is_created():
-    app = memory_app()
-    created = app.create_game(new_game(dealer=HUMAN))
-    state = app.state(created.game_id)
+    games = memory_games()
+    created = games.create_game(new_game(dealer=HUMAN))
+    state = games.state(created.game_id)
     assert state.table.hand is not None
     assert state.table.hand.turn == HUMAN
-    played = moves(app, created.game_id)
+    played = moves(games, created.game_id)
     assert played[:3] == [("game_created", None), ("hand_dealt", None), ("card_drawn", BOT)]
     assert played[-1] == ("card_discarded", BOT)
     assert created.version == state.version
 
 
 def test_a_bot_replies_within_the_command_of_the_person_before_it():
-    app = memory_app()
-    created = app.create_game(new_game())
-    before = app.state(created.game_id).version
-    state = app.play(created.game_id, HUMAN, [Draw(Source.STOCK)]).state
+    games = memory_games()
+    created = games.create_game(new_game())
+    before = games.state(created.game_id).version
+    state = games.play(created.game_id, HUMAN, [Draw(Source.STOCK)]).state
     assert state.table.hand is not None
     assert state.table.hand.turn == HUMAN, "still Ann's turn"
     legal = game_view(state, Viewer(seat=HUMAN)).legal
     assert legal is not None
     card = legal.discard[0]
-    after = app.play(created.game_id, HUMAN, [Discard(Card.parse(card))]).state
+    after = games.play(created.game_id, HUMAN, [Discard(Card.parse(card))]).state
     assert after.table.hand is not None
     assert after.table.hand.turn == HUMAN, "the bot has moved and it is Ann's turn again"
-    played = moves(app, created.game_id, before)
+    played = moves(games, created.game_id, before)
     assert played[:2] == [("card_drawn", HUMAN), ("card_discarded", HUMAN)]
     assert ("card_drawn", BOT) in played[2:]
     assert played[-1] == ("card_discarded", BOT)
-    assert after.version == app.state(created.game_id).version
+    assert after.version == games.state(created.game_id).version
 
 
 def test_the_person_sees_the_bots_moves_in_its_view_and_events():
-    app = memory_app()
-    created = app.create_game(new_game(dealer=HUMAN))
-    state = app.state(created.game_id)
+    games = memory_games()
+    created = games.create_game(new_game(dealer=HUMAN))
+    state = games.state(created.game_id)
     view = game_view(state, Viewer(seat=HUMAN))
     assert view.players[BOT].bot == "basic"
     assert view.players[HUMAN].bot is None
     events = [
         event_view(event, Viewer(seat=HUMAN), state.table.rules, 2)
-        for event in app.events_after(created.game_id)
+        for event in games.events_after(created.game_id)
     ]
     bot_moves = [event for event in events if event.seat == BOT]
     assert next(type(event) for event in bot_moves) is CardDrawnView
@@ -113,25 +113,25 @@ def test_the_person_sees_the_bots_moves_in_its_view_and_events():
 
 
 def test_a_bot_seat_gets_no_token_so_nobody_can_act_for_it_or_see_its_hand():
-    app = memory_app()
-    created = app.create_game(new_game())
+    games = memory_games()
+    created = games.create_game(new_game())
     assert set(created.tokens) == {HUMAN}
 
 
 def test_a_game_plays_to_the_end_with_every_bot_move_an_ordinary_event():
-    app = memory_app()
-    created = app.create_game(new_game())
+    games = memory_games()
+    created = games.create_game(new_game())
     rng = Random(5)
-    state = app.state(created.game_id)
+    state = games.state(created.game_id)
     for _ in range(2000):
         if state.table.status is Status.FINISHED:
             break
         assert state.table.hand is not None
         assert state.table.hand.turn == HUMAN
-        state = human_turn(app, created.game_id, rng)
+        state = human_turn(games, created.game_id, rng)
     assert state.table.status is Status.FINISHED
     assert state.table.winner is not None
-    seats = {seat for _, seat in moves(app, created.game_id)}
+    seats = {seat for _, seat in moves(games, created.game_id)}
     assert seats == {None, HUMAN, BOT}
 
 
@@ -139,20 +139,20 @@ def test_bots_replay_exactly_from_the_stored_events(tmp_path: Path):
     """Another process reading the store rebuilds the very same game, and a second
     service given the same seed and the same moves makes the same bot moves."""
     path = tmp_path / "bots.sqlite"
-    app = sqlite_app(path)
-    created = app.create_game(new_game(seed="replay"))
+    games = sqlite_games(path)
+    created = games.create_game(new_game(seed="replay"))
     rng = Random(11)
     for _ in range(12):
-        state = human_turn(app, created.game_id, rng)
+        state = human_turn(games, created.game_id, rng)
         if state.table.status is Status.FINISHED:
             break
-    live = app.state(created.game_id)
+    live = games.state(created.game_id)
 
-    reread = sqlite_app(path).state(created.game_id)
+    reread = sqlite_games(path).state(created.game_id)
     assert reread.version == live.version
     assert reread.table == live.table
 
-    again = memory_app()
+    again = memory_games()
     rerun = again.create_game(new_game(seed="replay"))
     rng = Random(11)
     for _ in range(12):
@@ -160,21 +160,21 @@ def test_bots_replay_exactly_from_the_stored_events(tmp_path: Path):
         if state.table.status is Status.FINISHED:
             break
     assert [(e.event_type, e.seat, e.data()) for e in again.events_after(rerun.game_id, 1)] == [
-        (e.event_type, e.seat, e.data()) for e in app.events_after(created.game_id, 1)
+        (e.event_type, e.seat, e.data()) for e in games.events_after(created.game_id, 1)
     ]
 
 
 def test_each_bot_move_is_what_its_strategy_decides_from_its_view_at_that_version():
     """An auditor with the revealed seed can check every bot move."""
-    app = memory_app()
-    created = app.create_game(new_game(dealer=HUMAN, seed="audit-bots"))
+    games = memory_games()
+    created = games.create_game(new_game(dealer=HUMAN, seed="audit-bots"))
     rng = Random(2)
     for _ in range(8):
-        human_turn(app, created.game_id, rng)
-    seed = app.state(created.game_id).seed
+        human_turn(games, created.game_id, rng)
+    seed = games.state(created.game_id).seed
     checked = 0
     recycled = False
-    for event in app.events_after(created.game_id, 1):
+    for event in games.events_after(created.game_id, 1):
         if event.seat != BOT:
             continue
         if event.event_type == "stock_recycled":
@@ -182,7 +182,7 @@ def test_each_bot_move_is_what_its_strategy_decides_from_its_view_at_that_versio
             continue
         decided_at = event.originator_version - (2 if recycled else 1)
         recycled = False
-        before = app.state(created.game_id, decided_at)
+        before = games.state(created.game_id, decided_at)
         decided = STRATEGIES["basic"](
             game_view(before, Viewer(seat=BOT)), bot_rng(seed, before.version)
         )
@@ -205,35 +205,35 @@ def _as_action(event_type: str, data: dict[str, Any]) -> Action:
 
 
 def test_an_idempotent_retry_answers_with_the_bots_reply_too():
-    app = memory_app()
-    created = app.create_game(new_game())
+    games = memory_games()
+    created = games.create_game(new_game())
     game_id = created.game_id
-    app.play(game_id, HUMAN, [Draw(Source.STOCK)])
-    legal = game_view(app.state(game_id), Viewer(seat=HUMAN)).legal
+    games.play(game_id, HUMAN, [Draw(Source.STOCK)])
+    legal = game_view(games.state(game_id), Viewer(seat=HUMAN)).legal
     assert legal is not None
     discard = [Discard(Card.parse(legal.discard[0]))]
     request = Idempotency(key="k-1", digest="d-1")
-    first = app.play(game_id, HUMAN, discard, idempotency=request).state
-    retried = app.play(game_id, HUMAN, discard, idempotency=request).state
-    assert retried.version == first.version == app.state(game_id).version
-    assert moves(app, game_id)[-1] == ("card_discarded", BOT)
+    first = games.play(game_id, HUMAN, discard, idempotency=request).state
+    retried = games.play(game_id, HUMAN, discard, idempotency=request).state
+    assert retried.version == first.version == games.state(game_id).version
+    assert moves(games, game_id)[-1] == ("card_discarded", BOT)
 
 
 def test_when_the_last_seat_fills_a_bot_that_moves_first_plays_at_once():
-    app = memory_app()
-    created = app.create_game(
+    games = memory_games()
+    created = games.create_game(
         NewGame(
             seats=[None, NewSeat("Robo", bot="basic")], seed="join", dealer=HUMAN, by_admin=True
         )
     )
-    assert app.state(created.game_id).table.status is Status.WAITING
-    joined = app.join_game(created.game_id, NewSeat("Ann"))
+    assert games.state(created.game_id).table.status is Status.WAITING
+    joined = games.join_game(created.game_id, NewSeat("Ann"))
     assert joined.seat == HUMAN
-    state = app.state(created.game_id)
+    state = games.state(created.game_id)
     assert joined.version == state.version
     assert state.table.hand is not None
     assert state.table.hand.turn == HUMAN
-    assert moves(app, created.game_id)[-1] == ("card_discarded", BOT)
+    assert moves(games, created.game_id)[-1] == ("card_discarded", BOT)
 
 
 @pytest.mark.parametrize(
@@ -245,18 +245,18 @@ def test_when_the_last_seat_fills_a_bot_that_moves_first_plays_at_once():
 )
 def test_a_table_of_bots_only_is_refused(seats: Sequence[NewSeat]):
     with pytest.raises(InvalidSeating, match="at least one seat for a person"):
-        memory_app().create_game(NewGame(seats=seats))
+        memory_games().create_game(NewGame(seats=seats))
 
 
 def test_an_unknown_strategy_is_refused():
     with pytest.raises(InvalidSeating, match="no bot strategy 'clever'"):
-        memory_app().create_game(NewGame(seats=[NewSeat("Ann"), NewSeat("X", bot="clever")]))
+        memory_games().create_game(NewGame(seats=[NewSeat("Ann"), NewSeat("X", bot="clever")]))
 
 
 @pytest.mark.parametrize("bot", sorted(STRATEGIES))
 def test_three_players_with_a_bot_between_two_people(bot: str):
-    app = memory_app()
-    created = app.create_game(
+    games = memory_games()
+    created = games.create_game(
         NewGame(
             seats=[NewSeat("Ann"), NewSeat("Robo", bot=bot), NewSeat("Cleo")],
             seed=f"three-{bot}",
@@ -265,15 +265,15 @@ def test_three_players_with_a_bot_between_two_people(bot: str):
     )
     rng = Random(3)
     for _ in range(60):
-        state = app.state(created.game_id)
+        state = games.state(created.game_id)
         if state.table.status is Status.FINISHED:
             break
         assert state.table.hand is not None
         seat = state.table.hand.turn
         assert seat != BOT, "it is never the bot's turn once a command is over"
         action = play_random(game_view(state, Viewer(seat=seat)), rng)
-        app.play(created.game_id, seat, [action])
-    assert BOT in {seat for _, seat in moves(app, created.game_id)}
+        games.play(created.game_id, seat, [action])
+    assert BOT in {seat for _, seat in moves(games, created.game_id)}
 
 
 def test_a_strategy_that_errs_never_stalls_the_game(
@@ -285,16 +285,16 @@ def test_a_strategy_that_errs_never_stalls_the_game(
         return Discard(Card.parse("AS"))  # never legal before the draw
 
     monkeypatch.setattr(strategies, "STRATEGIES", {**STRATEGIES, "basic": confused})
-    app = memory_app()
+    games = memory_games()
     with caplog.at_level("ERROR", logger="service.bots"):
-        created = app.create_game(new_game(dealer=HUMAN, seed="confused"))
-    state = app.state(created.game_id)
+        created = games.create_game(new_game(dealer=HUMAN, seed="confused"))
+    state = games.state(created.game_id)
     assert state.table.hand is not None
     assert state.table.hand.turn == HUMAN
     assert "chose an illegal" in caplog.text
 
 
 def test_an_application_without_computer_players_refuses_a_bot_seat() -> None:
-    app = open_games(Settings(store=Store.MEMORY), bots=None)
+    games = open_games(Settings(store=Store.MEMORY), bots=None)
     with pytest.raises(InvalidSeating, match="no computer players"):
-        app.create_game(NewGame(seats=[NewSeat("Ann"), NewSeat("Robo", bot="basic")]))
+        games.create_game(NewGame(seats=[NewSeat("Ann"), NewSeat("Robo", bot="basic")]))

@@ -10,6 +10,7 @@ import pytest
 from litestar.testing import TestClient
 
 from tests.apps import bootstrap_test_app
+from tests.offered import offered_actions
 
 HUMAN, BOT = 0, 1
 
@@ -20,13 +21,9 @@ def client() -> Iterator[TestClient[Any]]:
         yield test_client
 
 
-def random_legal_action(view: dict[str, Any], rng: Random) -> dict[str, Any]:
-    """One of the moves the view's `legal` offers, chosen at random."""
-    legal = view["legal"]
-    choices: list[dict[str, Any]] = [{"type": "draw", "source": s} for s in legal["draw"]]
-    choices += [{"type": "meld", "cards": cards} for cards in legal["melds"]]
-    choices += [{"type": "lay_off", **option} for option in legal["lay_offs"]]
-    choices += [{"type": "discard", "card": card} for card in legal["discard"]]
+def random_offered_action(view: dict[str, Any], rng: Random) -> dict[str, Any]:
+    """One of the actions the view's `legal` offers, chosen at random."""
+    choices = offered_actions(view)
     assert choices, "it is the person's turn, so there is something to do"
     return rng.choice(choices)
 
@@ -51,7 +48,7 @@ def test_a_person_plays_a_whole_game_against_a_basic_bot(client: TestClient[Any]
     commands = 0
     while view["status"] == "playing":
         assert view["turn"] == HUMAN, "the bot has always replied by the time a command ends"
-        answer = client.post(f"{game}/actions", json=random_legal_action(view, rng), headers=auth)
+        answer = client.post(f"{game}/actions", json=random_offered_action(view, rng), headers=auth)
         assert answer.status_code == 200, answer.text
         view = answer.json()
         assert answer.headers["ETag"] == f'"{view["version"]}"'

@@ -17,7 +17,7 @@ import pytest
 
 from tests.deploy.dockerfile import exec_form, image_env, instructions, one
 from tests.postgres import fresh_schema, service_environment
-from tests.scale.replicas import Replica, clean_environment, free_port
+from tests.servers import Replica, clean_environment, free_port
 
 SHUTDOWN_TIMEOUT = 3
 """RUMMY_SHUTDOWN_TIMEOUT for these runs (the image's is longer)."""
@@ -89,13 +89,13 @@ def _plays_a_game(replica: Replica) -> None:
     [pytest.param({}, id="sqlite-1-worker"), pytest.param({"RUMMY_WORKERS": "2"}, id="2-workers")],
     indirect=True,
 )
-def test_entry_command_serves_and_stops_on_sigterm(started: Replica) -> None:
+def test_entry_command_serves_and_stops_on_sigterm(started: Replica, tmp_path: Path) -> None:
     for path in ("/health", "/ready"):
         response = httpx.get(f"{started.url}{path}", timeout=5)
         assert response.status_code == 200, path
     _plays_a_game(started)
     assert _healthcheck(started) == 0
-    assert started.env["RUMMY_SQLITE_PATH"].startswith(str(Path(started.log).parent / "data"))
+    assert started.env["RUMMY_SQLITE_PATH"].startswith(str(tmp_path / "data"))
     assert Path(started.env["RUMMY_SQLITE_PATH"]).exists(), "the events live in the volume"
     # With nothing in flight, SIGTERM ends it at once.
     _stops_cleanly(started, limit=5)

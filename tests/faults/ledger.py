@@ -37,6 +37,7 @@ from uuid import UUID
 import httpx
 
 from service.game.application import RummyApplication
+from tests.offered import offered_actions
 
 SHORT_GAME = {"deals": 1, "exhausted": "score"}
 """One scored deal: games end in tens of actions."""
@@ -80,7 +81,7 @@ class Attempt:
 @dataclass
 class Ledger:
     attempts: list[Attempt] = field(default_factory=list)
-    games: list[str] = field(default_factory=list)
+    game_ids: list[str] = field(default_factory=list)
     statuses: Counter[int | None] = field(default_factory=Counter)
     """Every answer to every request (views included); None: no answer."""
 
@@ -116,20 +117,6 @@ def stored_move(event: Any) -> Move:
             return ("discard", event.card)
 
 
-def legal_moves(view: dict[str, Any]) -> list[dict[str, Any]]:
-    legal = view.get("legal") or {}
-    moves: list[dict[str, Any]] = [
-        {"type": "draw", "source": source} for source in legal.get("draw", [])
-    ]
-    moves.extend({"type": "meld", "cards": cards} for cards in legal.get("melds", []))
-    moves.extend(
-        {"type": "lay_off", "card": option["card"], "meld_id": option["meld_id"]}
-        for option in legal.get("lay_offs", [])
-    )
-    moves.extend({"type": "discard", "card": card} for card in legal.get("discard", []))
-    return moves
-
-
 class _Table:
     """One game as its client sees it."""
 
@@ -157,7 +144,7 @@ class _Table:
         game = created.json()
         self.game_id = game["game_id"]
         self.tokens = {player["seat"]: player["token"] for player in game["players"]}
-        self.ledger.games.append(self.game_id)
+        self.ledger.game_ids.append(self.game_id)
         return True
 
     def view(self, seat: int | None = None) -> dict[str, Any] | None:
@@ -182,7 +169,7 @@ class _Table:
             return None
         if view["status"] == "finished" or view["turn"] != seat:
             return True  # it moved on meanwhile: look again
-        action = rng.choice(legal_moves(view))
+        action = rng.choice(offered_actions(view))
         attempt = Attempt(self.game_id, seat, view["version"], move_of(action))
         self.ledger.attempts.append(attempt)
         headers = {
@@ -225,7 +212,7 @@ def play(
         if until is not None and time.monotonic() >= until:
             break
         if table is None:
-            table = _Table(client, ledger, f"{name}{len(ledger.games)}")
+            table = _Table(client, ledger, f"{name}{len(ledger.game_ids)}")
             if not table.create():
                 table = None
                 time.sleep(0.05)
@@ -244,15 +231,15 @@ Stored = tuple[int | None, Move | None]
 that found the stock exhausted and ended the hand (no card drawn)."""
 
 
-def stored_moves(app: RummyApplication, games: Iterable[str]) -> dict[tuple[str, int], Stored]:
+def stored_moves(games: RummyApplication, game_ids: Iterable[str]) -> dict[tuple[str, int], Stored]:
     """(game, version it was played at) → what each player's command stored, in
     every game. A command's events share its `command_id`; one played at version N
     starts at N + 1 (a recycle may come before the draw, the end of the hand and
     the next deal after the action)."""
     stored: dict[tuple[str, int], Stored] = {}
-    for game_id in games:
+    for game_id in game_ids:
         commands: dict[str | None, list[Any]] = {}
-        for event in app.events_after(UUID(game_id)):
+        for event in games.events_after(UUID(game_id)):
             commands.setdefault(event.command_id, []).append(event)
         for events in commands.values():
             if events[0].event_type in ("game_created", "player_joined"):

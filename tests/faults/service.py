@@ -21,9 +21,9 @@ from litestar.testing import TestClient
 from service.bootstrap import bootstrap, open_games
 from service.config import Settings
 from service.game.application import RummyApplication
-from tests.audit_stream.servers import serve
 from tests.faults.proxy import FaultProxy
 from tests.rates import NO_RATE_LIMITS
+from tests.servers import serve
 
 GAME_EVENTS = b"service.game.events:"
 """In the bytes of every insert of a game's events (their topics), and of no read."""

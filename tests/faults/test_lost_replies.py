@@ -31,8 +31,8 @@ def test_every_action_whose_reply_was_lost_is_acknowledged_and_stored_once(keys:
             service.proxy.lose_replies(GAME_EVENTS, every=3)
             ledger = play(service.client, random.Random(16), actions=ACTIONS, keys=keys)
             lost_replies = service.proxy.lost_replies
-        with direct(settings) as store:
-            verdict = check(ledger.attempts, stored_moves(store, ledger.games))
+        with direct(settings) as games:
+            verdict = check(ledger.attempts, stored_moves(games, ledger.game_ids))
 
     assert lost_replies >= ACTIONS // 3, "the proxy lost replies to committed inserts"
     assert verdict == Verdict(

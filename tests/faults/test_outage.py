@@ -24,8 +24,8 @@ import pytest
 
 from service.config import Settings
 from service.game.postgres import LockedInsertRecorder
-from tests.faults.ledger import legal_moves
 from tests.faults.service import Proxied, proxied_service
+from tests.offered import offered_actions
 from tests.postgres import connect, fresh_schema
 
 pytestmark = pytest.mark.postgres
@@ -163,7 +163,7 @@ def test_the_first_request_after_a_restart_succeeds_even_with_a_grown_pool(resta
         else:
             assert terminate_sessions(settings, service) >= 12
         viewed = view_of(service, game_id, token)
-        moves = legal_moves(viewed.json()) if viewed.status_code == 200 else []
+        moves = offered_actions(viewed.json()) if viewed.status_code == 200 else []
         acted = draw(service, game_id, token)
 
     assert viewed.status_code == 200, viewed.text

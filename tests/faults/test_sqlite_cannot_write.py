@@ -16,7 +16,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.faults.server import rummy_serve
+from tests.servers import rummy_serve
 
 DRAW = {"type": "draw", "source": "stock"}
 
@@ -28,8 +28,8 @@ pytestmark = pytest.mark.skipif(
 def test_writes_answer_503_and_ready_says_not_ready_until_the_store_can_write(
     tmp_path: Path,
 ) -> None:
-    store = tmp_path / "rummy.sqlite"
-    env = {"RUMMY_STORE": "sqlite", "RUMMY_SQLITE_PATH": str(store)}
+    database = tmp_path / "rummy.sqlite"
+    env = {"RUMMY_STORE": "sqlite", "RUMMY_SQLITE_PATH": str(database)}
     with rummy_serve(env) as server, httpx.Client(base_url=server.url, timeout=10) as client:
         # Seat 0 deals, so seat 1 moves first.
         two = {"players": [{"name": "a"}, {"name": "b"}], "dealer": 0}
@@ -40,18 +40,18 @@ def test_writes_answer_503_and_ready_says_not_ready_until_the_store_can_write(
         assert drawn.status_code == 200
         discard = {"type": "discard", "card": drawn.json()["legal"]["discard"][0]}
 
-        _, hard = resource.prlimit(server.process.pid, resource.RLIMIT_FSIZE)
+        _, hard = resource.prlimit(server.pid, resource.RLIMIT_FSIZE)
         # No file of the store may grow past its size now (the write-ahead log is
         # the one every write appends to).
-        full = Path(f"{store}-wal").stat().st_size
-        resource.prlimit(server.process.pid, resource.RLIMIT_FSIZE, (full, hard))
+        full = Path(f"{database}-wal").stat().st_size
+        resource.prlimit(server.pid, resource.RLIMIT_FSIZE, (full, hard))
         try:
             refused = client.post(f"{path}/actions", json=discard, headers=seat_1)
             viewed = client.get(path, headers=seat_1)
             not_ready = client.get("/ready")
             health = client.get("/health")
         finally:
-            resource.prlimit(server.process.pid, resource.RLIMIT_FSIZE, (hard, hard))
+            resource.prlimit(server.pid, resource.RLIMIT_FSIZE, (hard, hard))
         ready = client.get("/ready")
         played = client.post(f"{path}/actions", json=discard, headers=seat_1)
 

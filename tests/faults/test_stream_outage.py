@@ -15,7 +15,7 @@ import time
 import httpx
 import pytest
 
-from tests.audit_stream.servers import Message, bearer, sse
+from tests.audit_stream.clients import Message, bearer, sse
 from tests.faults.service import proxied_server
 from tests.postgres import fresh_schema
 

@@ -95,7 +95,7 @@ class Player:
 
 
 def act(
-    app: RummyApplication,
+    games: RummyApplication,
     game_id: UUID,
     seat: int,
     actions: Sequence[Action],
@@ -103,23 +103,23 @@ def act(
     request: IdempotentRequest | None = None,
     expected_version: int | None = None,
 ) -> int:
-    """`app.play` for `seat`, as its idempotent `request` if given; the version after it
+    """`games.play` for `seat`, as its idempotent `request` if given; the version after it
     (most tests need no more)."""
     assert request is None or request.seat == seat, "a request is its own seat's"
     idempotency = None if request is None else Idempotency(request.key, request.digest)
-    played = app.play(
+    played = games.play(
         game_id, seat, actions, idempotency=idempotency, expected_version=expected_version
     )
     return played.state.version
 
 
-def play_moves(app: RummyApplication, game_id: UUID, player: Player, moves: int = 1) -> GameState:
+def play_moves(games: RummyApplication, game_id: UUID, player: Player, moves: int = 1) -> GameState:
     """Play `moves` commands of one move each, for whoever is to move; the game after."""
     for _ in range(moves):
-        state = app.state(game_id)
+        state = games.state(game_id)
         seat = to_move(state.table)
-        act(app, game_id, seat, [player.move(state.table, seat)])
-    return app.state(game_id)
+        act(games, game_id, seat, [player.move(state.table, seat)])
+    return games.state(game_id)
 
 
 @dataclass
@@ -134,7 +134,7 @@ class PlayedGame:
 
 
 def play_to_end(
-    app: RummyApplication,
+    games: RummyApplication,
     game_id: UUID,
     rng: random.Random,
     *,
@@ -144,15 +144,15 @@ def play_to_end(
     """Act with legal moves, one per command, until the game is over."""
     played = PlayedGame(game_id)
     player = Player(rng)
-    state = app.state(game_id)
+    state = games.state(game_id)
     played.states[state.version] = state
     for _ in range(max_commands):
         if state.table.status is Status.FINISHED:
             return played
         seat = to_move(state.table)
         action = player.move(state.table, seat)
-        version = act(app, game_id, seat, [action])
-        state = app.state(game_id)
+        version = act(games, game_id, seat, [action])
+        state = games.state(game_id)
         assert state.version == version, "act returns the version it left"
         played.states[version] = state
         played.commands.append((seat, action, version))

@@ -84,9 +84,9 @@ COMMANDS: list[tuple[int, list[Action], str | None]] = [
 ]
 
 
-def play_fixture_game(app: RummyApplication) -> UUID:
+def play_fixture_game(games: RummyApplication) -> UUID:
     """Play the fixture's game with today's code."""
-    game_id = app.create_game(
+    game_id = games.create_game(
         NewGame(
             seats=[NewSeat("ann"), None],
             rules=RULES,
@@ -96,18 +96,18 @@ def play_fixture_game(app: RummyApplication) -> UUID:
             by_admin=True,
         )
     ).game_id
-    app.join_game(game_id, NewSeat("bob"))
+    games.join_game(game_id, NewSeat("bob"))
     for seat, actions, key in COMMANDS:
         request = (
             None if key is None else IdempotentRequest(seat=seat, key=key, digest=f"sha256:{key}")
         )
-        act(app, game_id, seat, actions, request=request)
+        act(games, game_id, seat, actions, request=request)
     return game_id
 
 
-def dump(app: RummyApplication, game_id: UUID) -> dict[str, Any]:
+def dump(games: RummyApplication, game_id: UUID) -> dict[str, Any]:
     """The game's stored records, each state decoded from its stored JSON."""
-    records = app.recorder.select_events(game_id)
+    records = games.recorder.select_events(game_id)
     return {
         "about": "Stored events of one complete game: see tests/game/stored_events.py.",
         "game_id": str(game_id),
@@ -122,16 +122,16 @@ def dump(app: RummyApplication, game_id: UUID) -> dict[str, Any]:
     }
 
 
-def load(app: RummyApplication, fixture: dict[str, Any]) -> UUID:
-    """Put a fixture's records into `app`'s store as they were stored; the game's id."""
+def load(games: RummyApplication, fixture: dict[str, Any]) -> UUID:
+    """Put a fixture's records into `games`' store as they were stored; the game's id."""
     game_id = UUID(fixture["game_id"])
-    app.recorder.insert_events(
+    games.recorder.insert_events(
         [
             StoredEvent(
                 originator_id=game_id,
                 originator_version=record["originator_version"],
                 topic=record["topic"],
-                state=app.mapper.transcoder.encode(record["state"]),
+                state=games.mapper.transcoder.encode(record["state"]),
             )
             for record in fixture["events"]
         ]
@@ -153,8 +153,8 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.path.exists() and not args.overwrite:
         parser.error(f"{args.path} exists: committed fixtures are never rewritten")
-    app = open_games(Settings(store=Store.MEMORY))
-    fixture = dump(app, play_fixture_game(app))
+    games = open_games(Settings(store=Store.MEMORY))
+    fixture = dump(games, play_fixture_game(games))
     args.path.write_text(json.dumps(fixture, indent=1, ensure_ascii=False) + "\n", "utf-8")
     print(f"wrote {len(fixture['events'])} stored events to {args.path}")
 

@@ -21,7 +21,7 @@ from tests.postgres import fresh_schema
 
 @dataclass
 class StoreUnderTest:
-    """One store for one test; `app()` opens an application on it, `bootstrap()`
+    """One store for one test; `games()` opens an application on it, `bootstrap()`
     the whole service (HTTP app, hub, metrics) on it.
 
     On SQLite and PostgreSQL every application opened shares the same
@@ -29,7 +29,7 @@ class StoreUnderTest:
     """
 
     settings: Settings
-    apps: list[RummyApplication] = field(default_factory=list)
+    all_games: list[RummyApplication] = field(default_factory=list)
 
     @property
     def kind(self) -> Store:
@@ -39,20 +39,20 @@ class StoreUnderTest:
     def shared(self) -> bool:
         return self.kind is not Store.MEMORY
 
-    def app(self, **env: str) -> RummyApplication:
+    def games(self, **env: str) -> RummyApplication:
         """An application on this store; `env` adds settings of the eventsourcing library."""
         opened = open_games(self.settings, env=env)
-        self.apps.append(opened)
+        self.all_games.append(opened)
         return opened
 
     def bootstrap(self, settings: Settings | None = None) -> Wiring:
         """The service on this store, with `settings` (default: the store's own)."""
         served = bootstrap(settings if settings is not None else self.settings)
-        self.apps.append(served.games)
+        self.all_games.append(served.games)
         return served
 
     def close(self) -> None:
-        for opened in self.apps:
+        for opened in self.all_games:
             opened.close()
 
 

@@ -24,8 +24,8 @@ from tests.game.players import STOCK, Player, act, play_moves, to_move, with_rul
 from tests.game.stores import StoreUnderTest
 
 
-def _game(app: RummyApplication) -> UUID:
-    return app.create_game(
+def _game(games: RummyApplication) -> UUID:
+    return games.create_game(
         NewGame(seats=[NewSeat("ann"), NewSeat("bob")], rules=with_rules(target=500), seed="c")
     ).game_id
 
@@ -35,7 +35,7 @@ def stale(
     shared_store: StoreUnderTest,
 ) -> tuple[RummyApplication, RummyApplication, UUID, GameState]:
     """(ahead, behind, game, the version behind caches): ahead moved on by three moves."""
-    ahead, behind = shared_store.app(), shared_store.app()
+    ahead, behind = shared_store.games(), shared_store.games()
     game_id = _game(ahead)
     cached = behind.state(game_id)
     play_moves(ahead, game_id, Player(random.Random(3)), 3)
@@ -69,7 +69,7 @@ def test_if_match_is_checked_against_the_stored_version_not_the_cached_one(stale
 def test_a_request_applied_elsewhere_is_answered_not_applied_again_from_a_stale_cache(
     shared_store: StoreUnderTest,
 ):
-    ahead, behind = shared_store.app(), shared_store.app()
+    ahead, behind = shared_store.games(), shared_store.games()
     game_id = _game(ahead)
     behind.state(game_id)
     seat = to_move(ahead.state(game_id).table)
@@ -90,16 +90,16 @@ def test_a_query_reads_what_another_writer_stored(stale):
 
 def test_a_game_read_once_is_not_changed_by_later_commands(shared_store: StoreUnderTest):
     # Readers share the cached game without a copy: commands must never change it.
-    app = shared_store.app()
-    game_id = _game(app)
-    before = app.state(game_id)
+    games = shared_store.games()
+    game_id = _game(games)
+    before = games.state(game_id)
     hands = [list(held) for held in before.table.hand.hands] if before.table.hand else []
 
-    after = play_moves(app, game_id, Player(random.Random(3)), 6)
+    after = play_moves(games, game_id, Player(random.Random(3)), 6)
     with pytest.raises(IllegalMove):
-        act(app, game_id, (to_move(after.table) + 1) % 2, [STOCK])
+        act(games, game_id, (to_move(after.table) + 1) % 2, [STOCK])
 
-    assert before == app.state(game_id, version=before.version)
+    assert before == games.state(game_id, version=before.version)
     assert before.table.hand is not None
     assert [list(held) for held in before.table.hand.hands] == hands
-    assert after == app.state(game_id)
+    assert after == games.state(game_id)

@@ -25,19 +25,22 @@ from tests.game.players import (
 )
 
 
-def test_a_complete_multi_hand_game_plays_to_its_winner(app: RummyApplication):
+def test_a_complete_multi_hand_game_plays_to_its_winner(games: RummyApplication):
     # Every seat named: the creator may choose the deal (and, with decks, gives no
     # client seeds: they could not change the decks given).
     seats = [NewSeat("ann"), NewSeat("bob"), NewSeat("cy")]
-    created = app.create_game(
+    created = games.create_game(
         NewGame(seats=seats, rules=with_rules(deals=3), seed="complete", decks=[DECK], dealer=1)
     )
     played = play_to_end(
-        app, created.game_id, random.Random(7), after_each=lambda s: check_cards_conserved(s.table)
+        games,
+        created.game_id,
+        random.Random(7),
+        after_each=lambda s: check_cards_conserved(s.table),
     )
 
-    stored = app.events_after(created.game_id)
-    final = app.state(created.game_id)
+    stored = games.events_after(created.game_id)
+    final = games.state(created.game_id)
     assert [event.originator_version for event in stored] == list(range(1, final.version + 1))
     events = [event.to_domain() for event in stored[1:]]
     deals = [event for event in events if isinstance(event, domain.HandDealt)]
@@ -66,8 +69,8 @@ def test_a_complete_multi_hand_game_plays_to_its_winner(app: RummyApplication):
     assert played.commands[-1][2] == final.version
 
 
-def test_a_game_with_open_seats_deals_when_the_last_seat_is_joined(app: RummyApplication):
-    created = app.create_game(
+def test_a_game_with_open_seats_deals_when_the_last_seat_is_joined(games: RummyApplication):
+    created = games.create_game(
         NewGame(
             seats=[NewSeat("ann"), None, None],
             rules=with_rules(target=15),
@@ -77,20 +80,20 @@ def test_a_game_with_open_seats_deals_when_the_last_seat_is_joined(app: RummyApp
     )
     assert set(created.tokens) == {0}
     assert created.version == 1
-    waiting = app.state(created.game_id)
+    waiting = games.state(created.game_id)
     assert waiting.table.status is Status.WAITING
     assert waiting.seats[1] is None
     with pytest.raises(GameNotStarted) as refused:
-        act(app, created.game_id, 0, [STOCK])
+        act(games, created.game_id, 0, [STOCK])
     assert refused.value.code == "game_not_started"
 
-    bob = app.join_game(created.game_id, NewSeat("bob", client_seed="b0b"))
+    bob = games.join_game(created.game_id, NewSeat("bob", client_seed="b0b"))
     assert (bob.seat, bob.version) == (1, 2)
-    assert app.state(created.game_id).table.status is Status.WAITING
-    cy = app.join_game(created.game_id, NewSeat("cy"))
+    assert games.state(created.game_id).table.status is Status.WAITING
+    cy = games.join_game(created.game_id, NewSeat("cy"))
     assert cy.seat == 2
     assert cy.version == 4, "the last join deals hand 1 at once"
-    joined = app.events_after(created.game_id, 1)
+    joined = games.events_after(created.game_id, 1)
     assert [event.event_type for event in joined] == [
         "player_joined",
         "player_joined",
@@ -100,26 +103,26 @@ def test_a_game_with_open_seats_deals_when_the_last_seat_is_joined(app: RummyApp
         "bob",
         "cy",
     ]
-    seats = app.state(created.game_id).seats
+    seats = games.state(created.game_id).seats
     assert [seat.name if seat else None for seat in seats] == ["ann", "bob", "cy"]
     assert seats[1] is not None
     assert seats[1].client_seed == "b0b"
 
     with pytest.raises(GameFull) as full:
-        app.join_game(created.game_id, NewSeat("dee"))
+        games.join_game(created.game_id, NewSeat("dee"))
     assert full.value.code == "game_full"
-    assert app.state(created.game_id).version == 4
+    assert games.state(created.game_id).version == 4
 
-    play_to_end(app, created.game_id, random.Random(3))
-    final = app.state(created.game_id)
-    last = app.events_after(created.game_id, final.version - 1)[0].to_domain()
+    play_to_end(games, created.game_id, random.Random(3))
+    final = games.state(created.game_id)
+    last = games.events_after(created.game_id, final.version - 1)[0].to_domain()
     assert isinstance(last, domain.GameFinished)
     assert last.winner == final.table.winner
     assert max(last.totals) >= 15
 
 
-def test_a_finished_game_refuses_every_move(app: RummyApplication):
-    created = app.create_game(
+def test_a_finished_game_refuses_every_move(games: RummyApplication):
+    created = games.create_game(
         NewGame(
             seats=[NewSeat("ann"), NewSeat("bob")],
             rules=with_rules(target=10),
@@ -127,20 +130,20 @@ def test_a_finished_game_refuses_every_move(app: RummyApplication):
             dealer=0,
         )
     )
-    version = act(app, created.game_id, 1, GO_OUT)
-    final = app.state(created.game_id)
+    version = act(games, created.game_id, 1, GO_OUT)
+    final = games.state(created.game_id)
     assert final.version == version
     assert final.table.status is Status.FINISHED
     assert final.table.winner == 1
     assert final.table.totals == [0, 2 * SEAT_0_HAND_VALUE], "rummy doubles"
     ended, finished = (
-        event.to_domain() for event in app.events_after(created.game_id, version - 2)
+        event.to_domain() for event in games.events_after(created.game_id, version - 2)
     )
     assert isinstance(ended, domain.HandEnded)
     assert (ended.how, ended.out_seat) == (HandEnding.RUMMY, 1)
     assert isinstance(finished, domain.GameFinished)
     for seat in (0, 1):
         with pytest.raises(GameOver) as over:
-            act(app, created.game_id, seat, [STOCK])
+            act(games, created.game_id, seat, [STOCK])
         assert over.value.code == "game_over"
-    assert app.state(created.game_id).version == version
+    assert games.state(created.game_id).version == version

@@ -31,10 +31,10 @@ pytestmark = pytest.mark.postgres
 
 
 class CountsLostRaces:
-    """Wraps `app.save` to count the writes the database refused."""
+    """Wraps `games.save` to count the writes the database refused."""
 
-    def __init__(self, app: RummyApplication) -> None:
-        self.save = app.save
+    def __init__(self, games: RummyApplication) -> None:
+        self.save = games.save
         self.lost = 0
 
     def __call__(self, *objs, **kwargs):
@@ -54,28 +54,28 @@ class Outcome:
 
 @dataclass
 class Race:
-    apps: list[RummyApplication]
+    replicas: list[RummyApplication]
     game_id: UUID
     outcomes: list[list[Outcome]] = field(default_factory=list)
 
     def run(self, seat: int, actions, round_: int) -> list[Outcome]:
-        """Every app sends the same command for `seat` at once, each with its own key."""
-        barrier = threading.Barrier(len(self.apps))
-        outcomes = [Outcome(f"app{n}-round{round_}") for n in range(len(self.apps))]
+        """Every replica sends the same command for `seat` at once, each with its own key."""
+        barrier = threading.Barrier(len(self.replicas))
+        outcomes = [Outcome(f"replica{n}-round{round_}") for n in range(len(self.replicas))]
 
-        def send(app: RummyApplication, outcome: Outcome) -> None:
+        def send(games: RummyApplication, outcome: Outcome) -> None:
             request = IdempotentRequest(seat=seat, key=outcome.key, digest="same command")
             barrier.wait()
             try:
-                outcome.version = act(app, self.game_id, seat, actions, request=request)
+                outcome.version = act(games, self.game_id, seat, actions, request=request)
             except IllegalMove as refused:
                 outcome.refused = refused.code
             except WriteConflict as conflict:
                 outcome.refused = conflict.code
 
         threads = [
-            threading.Thread(target=send, args=(app, outcome))
-            for app, outcome in zip(self.apps, outcomes, strict=True)
+            threading.Thread(target=send, args=(games, outcome))
+            for games, outcome in zip(self.replicas, outcomes, strict=True)
         ]
         for thread in threads:
             thread.start()
@@ -85,10 +85,10 @@ class Race:
         return outcomes
 
 
-def _check_stored(app: RummyApplication, game_id: UUID, outcomes: list[Outcome]) -> None:
+def _check_stored(games: RummyApplication, game_id: UUID, outcomes: list[Outcome]) -> None:
     """Versions 1..N once each; each acknowledged command's events, once, ending
     at the version it returned; nothing of any refused command."""
-    events = app.events_after(game_id)
+    events = games.events_after(game_id)
     assert [event.originator_version for event in events] == list(range(1, len(events) + 1))
     by_key: dict[str, list[int]] = {}
     for event in events[1:]:
@@ -110,12 +110,12 @@ def _check_stored(app: RummyApplication, game_id: UUID, outcomes: list[Outcome])
 def test_two_instances_sending_the_same_move_at_once_never_both_win(
     postgres_store: StoreUnderTest,
 ):
-    apps = [postgres_store.app(), postgres_store.app()]
-    counters = [CountsLostRaces(app) for app in apps]
-    for app, counter in zip(apps, counters, strict=True):
-        app.save = counter  # type: ignore[method-assign]
+    replicas = [postgres_store.games(), postgres_store.games()]
+    counters = [CountsLostRaces(games) for games in replicas]
+    for games, counter in zip(replicas, counters, strict=True):
+        games.save = counter  # type: ignore[method-assign]
     game_id = (
-        apps[0]
+        replicas[0]
         .create_game(
             NewGame(
                 seats=[NewSeat("ann"), NewSeat("bob")], rules=with_rules(target=15), seed="race"
@@ -123,11 +123,11 @@ def test_two_instances_sending_the_same_move_at_once_never_both_win(
         )
         .game_id
     )
-    race = Race(apps, game_id)
+    race = Race(replicas, game_id)
     player = Player(random.Random(5))
 
     for round_ in range(150):
-        state = apps[round_ % 2].state(game_id)
+        state = replicas[round_ % 2].state(game_id)
         if state.table.finished:
             break
         seat = to_move(state.table)
@@ -137,8 +137,8 @@ def test_two_instances_sending_the_same_move_at_once_never_both_win(
         assert all(outcome.refused != "write_conflict" for outcome in outcomes)
 
     everything = [outcome for outcomes in race.outcomes for outcome in outcomes]
-    _check_stored(apps[0], game_id, everything)
-    assert apps[0].state(game_id) == apps[1].state(game_id)
+    _check_stored(replicas[0], game_id, everything)
+    assert replicas[0].state(game_id) == replicas[1].state(game_id)
     # The barrier makes both read the same version most rounds: the database
     # must really have refused some writes, or this test proved nothing.
     assert sum(counter.lost for counter in counters) > 0
@@ -147,7 +147,7 @@ def test_two_instances_sending_the_same_move_at_once_never_both_win(
 def test_a_stale_cached_game_is_brought_up_to_date_before_a_command(
     postgres_store: StoreUnderTest,
 ):
-    ahead, behind = postgres_store.app(), postgres_store.app()
+    ahead, behind = postgres_store.games(), postgres_store.games()
     game_id = ahead.create_game(
         NewGame(seats=[NewSeat("ann"), NewSeat("bob")], rules=with_rules(target=500), seed="stale")
     ).game_id
@@ -169,9 +169,9 @@ def test_a_stale_cached_game_is_brought_up_to_date_before_a_command(
     assert [event.originator_version for event in events] == list(range(1, version + 1))
 
 
-def _interfering(app: RummyApplication, other: RummyApplication, game_id: UUID, times: int):
-    """`app.save` that lets `other` join the game first, `times` times: a real lost race."""
-    save = app.save
+def _interfering(games: RummyApplication, other: RummyApplication, game_id: UUID, times: int):
+    """`games.save` that lets `other` join the game first, `times` times: a real lost race."""
+    save = games.save
     left = [times]
 
     def interfering_save(*objs, **kwargs):
@@ -187,7 +187,7 @@ def _interfering(app: RummyApplication, other: RummyApplication, game_id: UUID, 
 def test_a_join_that_loses_its_races_retries_and_conflicts_only_when_all_are_lost(
     postgres_store: StoreUnderTest, monkeypatch: pytest.MonkeyPatch, lost: int
 ):
-    slow, quick = postgres_store.app(), postgres_store.app()
+    slow, quick = postgres_store.games(), postgres_store.games()
     seats: list[NewSeat | None] = [NewSeat("host"), *[None] * WRITE_ATTEMPTS]
     game_id = slow.create_game(NewGame(seats=seats, seed="joins", by_admin=True)).game_id
     monkeypatch.setattr(slow, "save", _interfering(slow, quick, game_id, lost))

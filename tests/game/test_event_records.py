@@ -26,8 +26,8 @@ SYSTEM_EVENTS = (HandDealt, HandEnded, GameFinished)
 PLAYER_EVENTS = (CardDrawn, MeldLaid, CardLaidOff, CardDiscarded, StockRecycled)
 
 
-def test_each_event_records_the_acting_seat_and_its_request(app: RummyApplication):
-    created = app.create_game(
+def test_each_event_records_the_acting_seat_and_its_request(games: RummyApplication):
+    created = games.create_game(
         NewGame(
             seats=[NewSeat("ann"), None],
             rules=with_rules(target=20, hand_size=24, max_turns=60),
@@ -36,20 +36,20 @@ def test_each_event_records_the_acting_seat_and_its_request(app: RummyApplicatio
         )
     )
     game_id = created.game_id
-    app.join_game(game_id, NewSeat("bob"))
+    games.join_game(game_id, NewSeat("bob"))
     player = Player(random.Random(11))
     caused: dict[int, tuple[int, IdempotentRequest | None]] = {}
     """version → (seat, request) of the command whose events end there."""
     number = 0
-    while not (state := app.state(game_id)).table.finished:
+    while not (state := games.state(game_id)).table.finished:
         seat = to_move(state.table)
         number += 1
         request = IdempotentRequest(seat, f"c{number}", f"d{number}") if number % 2 else None
-        version = act(app, game_id, seat, [player.move(state.table, seat)], request=request)
+        version = act(games, game_id, seat, [player.move(state.table, seat)], request=request)
         for made in range(state.version + 1, version + 1):
             caused[made] = (seat, request)
 
-    events = app.events_after(game_id)
+    events = games.events_after(game_id)
     assert isinstance(events[0], GameCreated)
     joined = events[1]
     assert isinstance(joined, PlayerJoined)

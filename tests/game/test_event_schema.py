@@ -57,10 +57,10 @@ STORED_TOPICS = [
 
 
 @pytest.fixture
-def fresh_app():
-    app = open_games(Settings(store=Store.MEMORY))
-    yield app
-    app.close()
+def fresh_games():
+    games = open_games(Settings(store=Store.MEMORY))
+    yield games
+    games.close()
 
 
 @pytest.mark.parametrize("path", FIXTURES)
@@ -73,11 +73,11 @@ def test_the_fixture_is_the_game_it_says_it_is(path: Path):
 
 @pytest.mark.parametrize("path", FIXTURES)
 def test_a_game_stored_by_earlier_code_rebuilds_to_the_same_result(
-    fresh_app: RummyApplication, path: Path
+    fresh_games: RummyApplication, path: Path
 ):
-    game_id = load(fresh_app, read(path))
+    game_id = load(fresh_games, read(path))
 
-    state = fresh_app.state(game_id)
+    state = fresh_games.state(game_id)
 
     assert state.version == 16
     assert state.table.status is Status.FINISHED
@@ -93,29 +93,29 @@ def test_a_game_stored_by_earlier_code_rebuilds_to_the_same_result(
     assert state.explicit_decks == 2
     assert state.deal is DealMode.EXPLICIT, "decks were given"
     with pytest.raises(GameOver):
-        act(fresh_app, game_id, 1, [STOCK])
+        act(fresh_games, game_id, 1, [STOCK])
 
 
 @pytest.mark.parametrize("path", FIXTURES)
-def test_every_version_of_a_stored_game_rebuilds(fresh_app: RummyApplication, path: Path):
-    game_id = load(fresh_app, read(path))
+def test_every_version_of_a_stored_game_rebuilds(fresh_games: RummyApplication, path: Path):
+    game_id = load(fresh_games, read(path))
     hands = []
     for version in range(1, 17):
-        state = fresh_app.state(game_id, version=version)
+        state = fresh_games.state(game_id, version=version)
         assert state.version == version
         hands.append(state.table.hand_number)
     assert hands == [0, 0, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2]
-    recycled = fresh_app.state(game_id, version=6).table.hand
+    recycled = fresh_games.state(game_id, version=6).table.hand
     assert recycled is not None
     assert recycled.recycles == 1
-    exhausted = fresh_app.state(game_id, version=9).table.last_hand
+    exhausted = fresh_games.state(game_id, version=9).table.last_hand
     assert exhausted is not None
     assert exhausted.how is HandEnding.EXHAUSTED
 
 
 @pytest.mark.parametrize("path", FIXTURES)
 def test_every_stored_record_decodes_through_the_mapper_to_todays_class(
-    fresh_app: RummyApplication, path: Path
+    fresh_games: RummyApplication, path: Path
 ):
     fixture = read(path)
     for record in fixture["events"]:
@@ -123,9 +123,9 @@ def test_every_stored_record_decodes_through_the_mapper_to_todays_class(
             originator_id=fixture["game_id"],
             originator_version=record["originator_version"],
             topic=record["topic"],
-            state=fresh_app.mapper.transcoder.encode(record["state"]),
+            state=fresh_games.mapper.transcoder.encode(record["state"]),
         )
-        decoded = fresh_app.mapper.to_domain_event(stored)
+        decoded = fresh_games.mapper.to_domain_event(stored)
         assert type(decoded) is resolve_topic(record["topic"])
         for name in record["state"]:
             assert hasattr(decoded, name), (record["topic"], name)
@@ -144,23 +144,23 @@ def test_each_moved_topic_resolves_to_a_class_now_elsewhere():
     assert get_topic(Game) == "service.game.aggregate:Game"
 
 
-def _decoded_creation(app: RummyApplication, state: dict[str, Any]) -> events.GameCreated:
+def _decoded_creation(games: RummyApplication, state: dict[str, Any]) -> events.GameCreated:
     fixture = read()
     stored = StoredEvent(
         originator_id=fixture["game_id"],
         originator_version=1,
         topic="service.game.events:GameCreated",
-        state=app.mapper.transcoder.encode(state),
+        state=games.mapper.transcoder.encode(state),
     )
-    decoded = app.mapper.to_domain_event(stored)
+    decoded = games.mapper.to_domain_event(stored)
     assert isinstance(decoded, events.GameCreated)
     return decoded
 
 
-def test_a_creation_stored_with_its_deal_reads_it_as_stored(fresh_app: RummyApplication):
+def test_a_creation_stored_with_its_deal_reads_it_as_stored(fresh_games: RummyApplication):
     state = read(V2)["events"][0]["state"]
     assert (state["class_version"], state["deal"]) == (2, "explicit")
-    decoded = _decoded_creation(fresh_app, state)
+    decoded = _decoded_creation(fresh_games, state)
     assert decoded.deal == "explicit"
     assert decoded.derived_fields == ()
     assert "deal" in decoded.data()
@@ -176,29 +176,29 @@ def test_a_creation_stored_with_its_deal_reads_it_as_stored(fresh_app: RummyAppl
     ],
 )
 def test_a_creation_stored_before_deal_was_recorded_derives_it(
-    fresh_app: RummyApplication, seed: str, decks: int, deal: str
+    fresh_games: RummyApplication, seed: str, decks: int, deal: str
 ):
     state = copy.deepcopy(read(V1)["events"][0]["state"])
     assert "deal" not in state
     assert "class_version" not in state
     state["seed"] = seed
     state["decks"] = state["decks"][:decks]
-    decoded = _decoded_creation(fresh_app, state)
+    decoded = _decoded_creation(fresh_games, state)
     assert decoded.deal == deal
     # Derived, not stored: the audit export leaves it out of the event (docs/audit.md).
     assert decoded.derived_fields == ("deal",)
     assert "derived_fields" not in decoded.data()
 
 
-def test_v1_events_load_without_a_command_id(fresh_app: RummyApplication):
+def test_v1_events_load_without_a_command_id(fresh_games: RummyApplication):
     # The command id came later (a lost reply's own commit is recognised by it):
     # events stored before it have none, and read as None, not as an error.
-    game_id = load(fresh_app, read())
-    stored = list(fresh_app.events.get(game_id))
+    game_id = load(fresh_games, read())
+    stored = list(fresh_games.events.get(game_id))
     assert len(stored) == 16
     assert all(event.command_id is None for event in stored)  # type: ignore[attr-defined]
-    new = fresh_app.create_game(NewGame(seats=[NewSeat("ann"), NewSeat("bob")]))
-    ids = {event.command_id for event in fresh_app.events.get(new.game_id)}  # type: ignore[attr-defined]
+    new = fresh_games.create_game(NewGame(seats=[NewSeat("ann"), NewSeat("bob")]))
+    ids = {event.command_id for event in fresh_games.events.get(new.game_id)}  # type: ignore[attr-defined]
     assert len(ids) == 1, "one command wrote them all"
     assert None not in ids
 

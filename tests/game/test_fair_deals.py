@@ -28,14 +28,14 @@ from service.game.tokens import new_seed
 from tests.game.players import DECK
 
 
-def first_deck(app: RummyApplication, game_id: UUID) -> list[str]:
+def first_deck(games: RummyApplication, game_id: UUID) -> list[str]:
     dealt = [
-        event.data() for event in app.events_after(game_id) if event.event_type == "hand_dealt"
+        event.data() for event in games.events_after(game_id) if event.event_type == "hand_dealt"
     ]
     return list(dealt[0]["deck"])
 
 
-def memory_app() -> RummyApplication:
+def memory_games() -> RummyApplication:
     return open_games(Settings(store=Store.MEMORY))
 
 
@@ -52,59 +52,61 @@ def test_a_joiners_client_seed_changes_the_deal_of_a_game_the_server_seeds(
 ) -> None:
     """Two games on the same server seed, joined with different client seeds, deal
     different decks: each deal is the one docs/fairness.md derives with the joiner's seed."""
-    app = memory_app()
+    games = memory_games()
     decks = {}
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(application, "new_seed", lambda: SERVER_SEED)
         for client_seed in {mine, theirs}:
-            game_id = app.create_game(NewGame(seats=[NewSeat("host"), None])).game_id
-            assert app.state(game_id).deal is DealMode.COMMIT_REVEAL
-            app.join_game(game_id, NewSeat("stranger", client_seed=client_seed))
-            decks[client_seed] = first_deck(app, game_id)
+            game_id = games.create_game(NewGame(seats=[NewSeat("host"), None])).game_id
+            assert games.state(game_id).deal is DealMode.COMMIT_REVEAL
+            games.join_game(game_id, NewSeat("stranger", client_seed=client_seed))
+            decks[client_seed] = first_deck(games, game_id)
             assert decks[client_seed] == card_codes(deck_order(SERVER_SEED, ["", client_seed], 1))
     assert len(set(map(tuple, decks.values()))) == len({mine, theirs})
 
 
 def test_a_joiners_client_seed_is_mixed_in_beside_a_bot() -> None:
-    app = memory_app()
-    game_id = app.create_game(NewGame(seats=[None, NewSeat("Robo", bot="basic")])).game_id
-    app.join_game(game_id, NewSeat("Ann", client_seed="ann's own"))
-    state = app.state(game_id)
+    games = memory_games()
+    game_id = games.create_game(NewGame(seats=[None, NewSeat("Robo", bot="basic")])).game_id
+    games.join_game(game_id, NewSeat("Ann", client_seed="ann's own"))
+    state = games.state(game_id)
     assert state.deal is DealMode.COMMIT_REVEAL
     assert is_server_seed(state.seed)
-    assert first_deck(app, game_id) == card_codes(deck_order(state.seed, ["ann's own", ""], 1))
+    assert first_deck(games, game_id) == card_codes(deck_order(state.seed, ["ann's own", ""], 1))
 
 
 def test_every_server_seed_has_the_shape_old_games_are_told_apart_by() -> None:
     assert all(is_server_seed(new_seed()) for _ in range(100))
 
 
-def test_a_chosen_deal_with_open_seats_needs_the_admin(app: RummyApplication) -> None:
+def test_a_chosen_deal_with_open_seats_needs_the_admin(games: RummyApplication) -> None:
     for chosen in ({"seed": "known"}, {"decks": [DECK]}):
         with pytest.raises(ExplicitDealForbidden) as refused:
-            app.create_game(NewGame(seats=[NewSeat("Cheat"), None], **chosen))
+            games.create_game(NewGame(seats=[NewSeat("Cheat"), None], **chosen))
         assert refused.value.code == "explicit_deal_forbidden"
-        by_admin = app.create_game(NewGame(seats=[NewSeat("Host"), None], by_admin=True, **chosen))
+        by_admin = games.create_game(
+            NewGame(seats=[NewSeat("Host"), None], by_admin=True, **chosen)
+        )
         assert by_admin.deal is DealMode.EXPLICIT
-        full = app.create_game(NewGame(seats=[NewSeat("Ann"), NewSeat("Bob")], **chosen))
-        assert app.state(full.game_id).deal is DealMode.EXPLICIT
+        full = games.create_game(NewGame(seats=[NewSeat("Ann"), NewSeat("Bob")], **chosen))
+        assert games.state(full.game_id).deal is DealMode.EXPLICIT
 
 
 def test_a_client_seed_that_given_decks_would_leave_unused_is_refused_and_nothing_stored(
-    app: RummyApplication,
+    games: RummyApplication,
 ) -> None:
     with pytest.raises(ClientSeedNotUsed):
-        app.create_game(
+        games.create_game(
             NewGame(seats=[NewSeat("Ann", client_seed="mine"), NewSeat("Bob")], decks=[DECK])
         )
-    game_id = app.create_game(
+    game_id = games.create_game(
         NewGame(seats=[NewSeat("Host"), None], decks=[DECK], by_admin=True)
     ).game_id
-    before = app.events_after(game_id)
+    before = games.events_after(game_id)
     with pytest.raises(ClientSeedNotUsed) as refused:
-        app.join_game(game_id, NewSeat("Stranger", client_seed="mine"))
+        games.join_game(game_id, NewSeat("Stranger", client_seed="mine"))
     assert refused.value.code == "client_seed_not_used"
-    assert app.events_after(game_id) == before
-    assert app.state(game_id).version == before[-1].originator_version
-    app.join_game(game_id, NewSeat("Stranger"))
-    assert first_deck(app, game_id) == card_codes(DECK)
+    assert games.events_after(game_id) == before
+    assert games.state(game_id).version == before[-1].originator_version
+    games.join_game(game_id, NewSeat("Stranger"))
+    assert first_deck(games, game_id) == card_codes(DECK)

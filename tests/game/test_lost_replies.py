@@ -30,10 +30,10 @@ TWO = NewGame(seats=[NewSeat("ann"), NewSeat("bob")], rules=with_rules(target=50
 
 
 @contextmanager
-def replies_lost(app: RummyApplication, times: int = 1) -> Iterator[list[int]]:
+def replies_lost(games: RummyApplication, times: int = 1) -> Iterator[list[int]]:
     """The next `times` appends are stored, then reported as a version conflict
     (what the driver's retry of a committed insert meets). Yields the count done."""
-    recorder: Any = app.recorder
+    recorder: Any = games.recorder
     insert: Callable[..., Any] = recorder.insert_events
     lost: list[int] = []
 
@@ -51,44 +51,44 @@ def replies_lost(app: RummyApplication, times: int = 1) -> Iterator[list[int]]:
         recorder.insert_events = insert
 
 
-def _stored_versions(app: RummyApplication, game_id: UUID) -> list[int]:
-    return [event.originator_version for event in app.events_after(game_id)]
+def _stored_versions(games: RummyApplication, game_id: UUID) -> list[int]:
+    return [event.originator_version for event in games.events_after(game_id)]
 
 
 def test_an_action_whose_reply_was_lost_is_answered_once_applied(store: StoreUnderTest) -> None:
-    app = store.app()
-    game_id = app.create_game(TWO).game_id
-    before = app.state(game_id)
+    games = store.games()
+    game_id = games.create_game(TWO).game_id
+    before = games.state(game_id)
     seat = to_move(before.table)
 
-    with replies_lost(app) as lost:
-        version = act(app, game_id, seat, [STOCK], expected_version=before.version)
+    with replies_lost(games) as lost:
+        version = act(games, game_id, seat, [STOCK], expected_version=before.version)
 
     assert lost, "the reply was lost"
-    after = app.state(game_id)
+    after = games.state(game_id)
     assert version == after.version == before.version + 1
-    assert _stored_versions(app, game_id) == list(range(1, after.version + 1))
+    assert _stored_versions(games, game_id) == list(range(1, after.version + 1))
     assert after.table.hand is not None
     assert len(after.table.hand.hands[seat]) == len(before.table.hand.hands[seat]) + 1  # type: ignore[union-attr]
 
 
 def test_a_game_and_a_join_whose_replies_were_lost_are_created_once(store: StoreUnderTest) -> None:
-    app = store.app()
-    with replies_lost(app, times=2) as lost:
-        created = app.create_game(NewGame(seats=[NewSeat("ann"), None]))
-        joined = app.join_game(created.game_id, NewSeat("bob"))
+    games = store.games()
+    with replies_lost(games, times=2) as lost:
+        created = games.create_game(NewGame(seats=[NewSeat("ann"), None]))
+        joined = games.join_game(created.game_id, NewSeat("bob"))
 
     assert len(lost) == 2
-    state = app.state(created.game_id)
+    state = games.state(created.game_id)
     assert state.seat_of(joined.token) == joined.seat == 1
     assert state.version == joined.version
-    assert _stored_versions(app, created.game_id) == list(range(1, state.version + 1))
+    assert _stored_versions(games, created.game_id) == list(range(1, state.version + 1))
 
 
 def test_another_commands_events_at_those_versions_are_still_a_conflict(
     shared_store: StoreUnderTest,
 ) -> None:
-    ahead, behind = shared_store.app(), shared_store.app()
+    ahead, behind = shared_store.games(), shared_store.games()
     game_id = ahead.create_game(TWO).game_id
     cached = behind.state(game_id)
     seat = to_move(cached.table)

@@ -23,14 +23,14 @@ TWO = NewGame(seats=[NewSeat("ann"), NewSeat("bob")])
 
 
 def test_the_postgres_store_appends_through_the_locked_insert(postgres_store: StoreUnderTest):
-    assert isinstance(postgres_store.app().recorder, LockedInsertRecorder)
+    assert isinstance(postgres_store.games().recorder, LockedInsertRecorder)
 
 
 def test_the_ids_an_append_returns_are_the_feed_positions_of_its_events(
     postgres_store: StoreUnderTest, monkeypatch: pytest.MonkeyPatch
 ):
-    app = postgres_store.app()
-    insert_events = app.recorder.insert_events
+    games = postgres_store.games()
+    insert_events = games.recorder.insert_events
     returned: list[int] = []
 
     def recording(stored_events, **kwargs):
@@ -40,12 +40,12 @@ def test_the_ids_an_append_returns_are_the_feed_positions_of_its_events(
         returned.extend(ids)
         return ids
 
-    monkeypatch.setattr(app.recorder, "insert_events", recording)
+    monkeypatch.setattr(games.recorder, "insert_events", recording)
     for _ in range(3):
-        app.create_game(TWO)
+        games.create_game(TWO)
 
     assert returned, "the games were appended"
-    assert returned == [entry.position for entry in app.feed(limit=1000)]
+    assert returned == [entry.position for entry in games.feed(limit=1000)]
     assert insert_events([]) == [], "nothing to append asks nothing of the server"
 
 
@@ -54,13 +54,13 @@ def test_an_append_waits_for_another_transaction_writing_the_events(
 ):
     # A plain INSERT would not wait: then a feed reader could pass over an id
     # that commits after a higher one. The table lock makes appends queue.
-    app = postgres_store.app()
+    games = postgres_store.games()
     settings = postgres_store.settings
     table = sql.Identifier(settings.postgres_schema, "rummy_events")
     created: list[float] = []
 
     def create() -> None:
-        app.create_game(TWO)
+        games.create_game(TWO)
         created.append(time.perf_counter())
 
     with connect(settings) as other:
@@ -78,8 +78,10 @@ def test_an_append_waits_for_another_transaction_writing_the_events(
 
 def test_replicas_on_either_recorder_share_one_database(postgres_store: StoreUnderTest):
     # A rolling update runs old replicas (the library's recorder) beside new ones.
-    ours = postgres_store.app()
-    library = postgres_store.app(APPLICATION_RECORDER_TOPIC=get_topic(PostgresApplicationRecorder))
+    ours = postgres_store.games()
+    library = postgres_store.games(
+        APPLICATION_RECORDER_TOPIC=get_topic(PostgresApplicationRecorder)
+    )
     assert not isinstance(library.recorder, LockedInsertRecorder)
     game_id = ours.create_game(TWO).game_id
     player = Player(random.Random(6))

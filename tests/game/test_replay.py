@@ -158,10 +158,10 @@ MOST_EVENTS = 400
 (a few in a hundred, hands voided over and over) are left out."""
 
 
-def check_replays(app: RummyApplication, setup: Setup) -> None:
+def check_replays(games: RummyApplication, setup: Setup) -> None:
     twin = play_twin(setup)
     assume(len(twin.events) < MOST_EVENTS)
-    game_id = app.create_game(
+    game_id = games.create_game(
         NewGame(
             seats=[NewSeat(f"p{n}", client_seed=seed) for n, seed in enumerate(setup.client_seeds)],
             rules=setup.rules,
@@ -170,18 +170,18 @@ def check_replays(app: RummyApplication, setup: Setup) -> None:
             dealer=setup.dealer,
         )
     ).game_id
-    state = app.state(game_id)
+    state = games.state(game_id)
     assert state.table == twin.first
     live: dict[int, GameState] = {state.version: state}
     for seat, actions, table in twin.commands:
-        version = act(app, game_id, seat, actions)
-        state = app.state(game_id)
+        version = act(games, game_id, seat, actions)
+        state = games.state(game_id)
         assert state.version == version
         assert state.table == table, f"live state and domain twin part at version {version}"
         live[version] = state
     assert state.table.status is Status.FINISHED
 
-    stored = app.events_after(game_id)
+    stored = games.events_after(game_id)
     assert [event.originator_version for event in stored] == list(range(1, state.version + 1))
     created_event, *game_events = stored
     assert isinstance(created_event, GameCreated)
@@ -197,7 +197,7 @@ def check_replays(app: RummyApplication, setup: Setup) -> None:
     for version in range(1, state.version + 1):
         if version > 1:
             domain.apply(stepped, stored[version - 1].to_domain())
-        rebuilt = app.state(game_id, version=version)
+        rebuilt = games.state(game_id, version=version)
         assert rebuilt.version == version
         if version in live:
             assert rebuilt == live[version], f"rebuilt and live differ at version {version}"
@@ -208,8 +208,8 @@ def check_replays(app: RummyApplication, setup: Setup) -> None:
 @settings(max_examples=40, deadline=None)
 @given(setup=setups())
 def test_replay_at_every_version_equals_live_play_in_memory(setup: Setup):
-    app = open_games(Settings(store=Store.MEMORY))
-    check_replays(app, setup)
+    games = open_games(Settings(store=Store.MEMORY))
+    check_replays(games, setup)
 
 
 @settings(
@@ -219,4 +219,4 @@ def test_replay_at_every_version_equals_live_play_in_memory(setup: Setup):
 def test_replay_at_every_version_equals_live_play_on_every_store(
     store: StoreUnderTest, setup: Setup
 ):
-    check_replays(store.app(), setup)
+    check_replays(store.games(), setup)

@@ -86,9 +86,9 @@ REFUSALS = {
 
 @pytest.mark.parametrize("refusal", REFUSALS.values(), ids=REFUSALS.keys())
 def test_an_illegal_command_is_refused_with_its_code_and_stores_nothing(
-    app: RummyApplication, refusal: Refusal
+    games: RummyApplication, refusal: Refusal
 ):
-    created = app.create_game(
+    created = games.create_game(
         NewGame(
             seats=[NewSeat("ann"), NewSeat("bob")],
             rules=refusal.rules,
@@ -99,25 +99,25 @@ def test_an_illegal_command_is_refused_with_its_code_and_stores_nothing(
     )
     game_id = created.game_id
     for seat, actions in refusal.before:
-        act(app, game_id, seat, actions)
-    events_before = app.events_after(game_id)
-    state_before = app.state(game_id)
+        act(games, game_id, seat, actions)
+    events_before = games.events_after(game_id)
+    state_before = games.state(game_id)
 
     with pytest.raises(IllegalMove) as refused:
-        act(app, game_id, refusal.seat, refusal.actions)
+        act(games, game_id, refusal.seat, refusal.actions)
 
     assert refused.value.code == refusal.code
     assert refused.value.message
-    assert app.events_after(game_id) == events_before
-    after = app.state(game_id)
+    assert games.events_after(game_id) == events_before
+    after = games.state(game_id)
     assert after.version == state_before.version
     assert after.table == state_before.table
     # And the same game still takes a legal command.
-    act(app, game_id, 1 if not refusal.before else 0, [STOCK])
+    act(games, game_id, 1 if not refusal.before else 0, [STOCK])
 
 
-def test_the_moves_before_an_illegal_one_in_a_list_are_not_kept(app: RummyApplication):
-    created = app.create_game(
+def test_the_moves_before_an_illegal_one_in_a_list_are_not_kept(games: RummyApplication):
+    created = games.create_game(
         NewGame(
             seats=[NewSeat("ann"), NewSeat("bob")],
             rules=with_rules(target=1000),
@@ -127,10 +127,10 @@ def test_the_moves_before_an_illegal_one_in_a_list_are_not_kept(app: RummyApplic
     )
     version = created.version
     with pytest.raises(HandOver):
-        act(app, created.game_id, 1, [*GO_OUT, STOCK])
-    assert app.state(created.game_id).version == version
-    assert len(app.events_after(created.game_id)) == version
+        act(games, created.game_id, 1, [*GO_OUT, STOCK])
+    assert games.state(created.game_id).version == version
+    assert len(games.events_after(created.game_id)) == version
     # Without the extra draw the same list goes out and deals hand 2.
-    after = act(app, created.game_id, 1, GO_OUT)
-    assert app.state(created.game_id).table.hand_number == 2
-    assert after == len(app.events_after(created.game_id))
+    after = act(games, created.game_id, 1, GO_OUT)
+    assert games.state(created.game_id).table.hand_number == 2
+    assert after == len(games.events_after(created.game_id))

@@ -20,11 +20,11 @@ from tests.game.players import STOCK, act, with_rules
 DECK = FULL_DECK
 
 
-def test_the_rules_example_deal_is_what_a_stored_game_holds(app: RummyApplication) -> None:
-    created = app.create_game(
+def test_the_rules_example_deal_is_what_a_stored_game_holds(games: RummyApplication) -> None:
+    created = games.create_game(
         NewGame(seats=[NewSeat("ann"), NewSeat("bob")], seed="text", decks=[DECK], dealer=0)
     )
-    hand = app.state(created.game_id).table.hand
+    hand = games.state(created.game_id).table.hand
     assert hand is not None
     assert (hand.dealer, hand.turn) == (0, 1)
     assert set(hand.hands[1]) == {DECK[i] for i in range(0, 20, 2)}
@@ -34,20 +34,20 @@ def test_the_rules_example_deal_is_what_a_stored_game_holds(app: RummyApplicatio
 
 
 def test_a_hand_size_leaving_no_stock_is_refused_at_creation_and_stores_nothing(
-    app: RummyApplication,
+    games: RummyApplication,
 ) -> None:
     # Six seats of nine cards need 54 + 1 upcard: more than one deck.
-    before = app.last_position()
+    before = games.last_position()
     with pytest.raises(InvalidRules):
-        app.create_game(
+        games.create_game(
             NewGame(seats=[NewSeat(f"p{n}") for n in range(6)], rules=with_rules(hand_size=9))
         )
-    assert app.last_position() == before
+    assert games.last_position() == before
 
 
-def test_the_deal_passes_on_after_a_void_hand_in_a_stored_game(app: RummyApplication) -> None:
+def test_the_deal_passes_on_after_a_void_hand_in_a_stored_game(games: RummyApplication) -> None:
     # max_turns 1: the first completed turn ends hand 1 with nobody out; void by default.
-    created = app.create_game(
+    created = games.create_game(
         NewGame(
             seats=[NewSeat("ann"), NewSeat("bob")],
             rules=with_rules(max_turns=1),
@@ -57,8 +57,8 @@ def test_the_deal_passes_on_after_a_void_hand_in_a_stored_game(app: RummyApplica
         )
     )
     # Seat 1 draws the 9D (deck[21]) and discards it.
-    act(app, created.game_id, 1, [STOCK, Discard(DECK[21])])
-    table = app.state(created.game_id).table
+    act(games, created.game_id, 1, [STOCK, Discard(DECK[21])])
+    table = games.state(created.game_id).table
     assert table.last_hand is not None
     assert (table.last_hand.how, table.last_hand.points) == (HandEnding.TURN_CAP, (0, 0))
     assert table.totals == [0, 0]

@@ -19,30 +19,32 @@ def _everything_in(state: GameState) -> str:
     return repr(dataclasses.replace(state, token_hashes=()))
 
 
-def test_each_token_finds_its_own_seat_and_no_other(app: RummyApplication):
-    created = app.create_game(
+def test_each_token_finds_its_own_seat_and_no_other(games: RummyApplication):
+    created = games.create_game(
         NewGame(seats=[NewSeat("ann"), None, NewSeat("cy")], seed="t", by_admin=True)
     )
-    joined = app.join_game(created.game_id, NewSeat("bob"))
+    joined = games.join_game(created.game_id, NewSeat("bob"))
     tokens = {**created.tokens, joined.seat: joined.token}
     assert set(tokens) == {0, 1, 2}
     assert len(set(tokens.values())) == 3
 
     for seat, token in tokens.items():
-        assert app.state(created.game_id).seat_of(token) == seat
-    assert app.state(created.game_id).seat_of("not-a-token") is None
-    assert app.state(created.game_id).seat_of(hash_token(tokens[0])) is None, "the hash is no token"
-    other = app.create_game(NewGame(seats=[NewSeat("x"), NewSeat("y")]))
-    assert app.state(other.game_id).seat_of(tokens[0]) is None
+        assert games.state(created.game_id).seat_of(token) == seat
+    assert games.state(created.game_id).seat_of("not-a-token") is None
+    assert games.state(created.game_id).seat_of(hash_token(tokens[0])) is None, (
+        "the hash is no token"
+    )
+    other = games.create_game(NewGame(seats=[NewSeat("x"), NewSeat("y")]))
+    assert games.state(other.game_id).seat_of(tokens[0]) is None
 
 
-def test_only_token_hashes_are_stored_and_no_state_shows_either(app: RummyApplication):
-    created = app.create_game(NewGame(seats=[NewSeat("ann"), None]))
-    joined = app.join_game(created.game_id, NewSeat("bob"))
+def test_only_token_hashes_are_stored_and_no_state_shows_either(games: RummyApplication):
+    created = games.create_game(NewGame(seats=[NewSeat("ann"), None]))
+    joined = games.join_game(created.game_id, NewSeat("bob"))
     tokens = [created.tokens[0], joined.token]
     hashes = [hashlib.sha256(token.encode()).hexdigest() for token in tokens]
 
-    events = app.events_after(created.game_id)
+    events = games.events_after(created.game_id)
     stored = repr([vars(event) for event in events])
     for token, token_hash in zip(tokens, hashes, strict=True):
         assert token not in stored
@@ -54,28 +56,28 @@ def test_only_token_hashes_are_stored_and_no_state_shows_either(app: RummyApplic
     assert isinstance(joined_event, PlayerJoined)
     assert joined_event.token_hash == hashes[1]
 
-    for version in range(1, app.state(created.game_id).version + 1):
-        state = app.state(created.game_id, version=version)
+    for version in range(1, games.state(created.game_id).version + 1):
+        state = games.state(created.game_id, version=version)
         assert all(token not in repr(state) for token in tokens)
         shown = _everything_in(state)
         assert all(token_hash not in shown for token_hash in hashes)
-    assert app.state(created.game_id).token_hashes == tuple(hashes)
+    assert games.state(created.game_id).token_hashes == tuple(hashes)
 
 
-def test_the_seed_is_kept_and_committed_to_by_its_sha256(app: RummyApplication):
-    created = app.create_game(NewGame(seats=[NewSeat("ann"), NewSeat("bob")], seed="s3cr3t"))
-    state = app.state(created.game_id)
+def test_the_seed_is_kept_and_committed_to_by_its_sha256(games: RummyApplication):
+    created = games.create_game(NewGame(seats=[NewSeat("ann"), NewSeat("bob")], seed="s3cr3t"))
+    state = games.state(created.game_id)
     assert state.seed == "s3cr3t"
     assert state.seed_commitment == hashlib.sha256(b"s3cr3t").hexdigest() == commitment("s3cr3t")
-    first = app.events_after(created.game_id)[0]
+    first = games.events_after(created.game_id)[0]
     assert isinstance(first, GameCreated)
     assert first.seed_commitment == state.seed_commitment
 
 
-def test_a_game_created_without_a_seed_gets_a_fresh_secret_one(app: RummyApplication):
+def test_a_game_created_without_a_seed_gets_a_fresh_secret_one(games: RummyApplication):
     seats = [NewSeat("ann"), NewSeat("bob")]
-    one = app.state(app.create_game(NewGame(seats=seats)).game_id)
-    two = app.state(app.create_game(NewGame(seats=seats)).game_id)
+    one = games.state(games.create_game(NewGame(seats=seats)).game_id)
+    two = games.state(games.create_game(NewGame(seats=seats)).game_id)
     assert one.seed != two.seed
     assert len(one.seed) >= 32
     assert one.seed_commitment == commitment(one.seed)

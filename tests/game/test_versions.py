@@ -16,67 +16,67 @@ from service.game.unit import WRITE_ATTEMPTS
 from tests.game.players import DECK, STOCK, act
 
 
-def new_game(app: RummyApplication, seats=None):
+def new_game(games: RummyApplication, seats=None):
     seats = seats or [NewSeat("ann"), NewSeat("bob")]
-    return app.create_game(
+    return games.create_game(
         NewGame(seats=seats, seed="versions", decks=[DECK], dealer=0, by_admin=True)
     ).game_id
 
 
-def test_a_command_with_a_stale_expected_version_is_refused(app: RummyApplication):
-    game_id = new_game(app)
-    version = app.state(game_id).version
-    after = act(app, game_id, 1, [STOCK], expected_version=version)
-    stored = app.events_after(game_id)
+def test_a_command_with_a_stale_expected_version_is_refused(games: RummyApplication):
+    game_id = new_game(games)
+    version = games.state(game_id).version
+    after = act(games, game_id, 1, [STOCK], expected_version=version)
+    stored = games.events_after(game_id)
 
     with pytest.raises(VersionConflict) as conflict:
-        act(app, game_id, 1, [Discard(Card.parse("5S"))], expected_version=version)
+        act(games, game_id, 1, [Discard(Card.parse("5S"))], expected_version=version)
 
     assert conflict.value.code == "version_conflict"
-    assert app.events_after(game_id) == stored
-    assert act(app, game_id, 1, [Discard(Card.parse("5S"))], expected_version=after) == after + 1
+    assert games.events_after(game_id) == stored
+    assert act(games, game_id, 1, [Discard(Card.parse("5S"))], expected_version=after) == after + 1
 
 
-def test_the_game_can_be_read_at_every_version_and_no_other(app: RummyApplication):
-    game_id = new_game(app)
-    act(app, game_id, 1, [STOCK])
-    act(app, game_id, 1, [Discard(Card.parse("5S"))])
-    latest = app.state(game_id).version
+def test_the_game_can_be_read_at_every_version_and_no_other(games: RummyApplication):
+    game_id = new_game(games)
+    act(games, game_id, 1, [STOCK])
+    act(games, game_id, 1, [Discard(Card.parse("5S"))])
+    latest = games.state(game_id).version
     assert latest == 4
 
-    assert [app.state(game_id, version=n).version for n in range(1, latest + 1)] == [1, 2, 3, 4]
+    assert [games.state(game_id, version=n).version for n in range(1, latest + 1)] == [1, 2, 3, 4]
     drawing, playing = (
-        app.state(game_id, version=2).table.hand,
-        app.state(game_id, version=3).table.hand,
+        games.state(game_id, version=2).table.hand,
+        games.state(game_id, version=3).table.hand,
     )
     assert drawing is not None
     assert playing is not None
     assert (drawing.phase, playing.phase) == ("draw", "play")
     for missing in (latest + 1, latest + 100, 0, -1):
         with pytest.raises(VersionNotFound) as not_found:
-            app.state(game_id, version=missing)
+            games.state(game_id, version=missing)
         assert not_found.value.code == "version_not_found"
 
 
-def test_the_events_after_a_version_are_the_rest_in_order(app: RummyApplication):
-    game_id = new_game(app)
-    act(app, game_id, 1, [STOCK, Discard(Card.parse("5S"))])
-    every = app.events_after(game_id)
+def test_the_events_after_a_version_are_the_rest_in_order(games: RummyApplication):
+    game_id = new_game(games)
+    act(games, game_id, 1, [STOCK, Discard(Card.parse("5S"))])
+    every = games.events_after(game_id)
     assert [event.originator_version for event in every] == [1, 2, 3, 4]
-    assert app.events_after(game_id, 2) == every[2:]
-    assert app.events_after(game_id, 1, limit=2) == every[1:3]
-    assert app.events_after(game_id, 4) == []
+    assert games.events_after(game_id, 2) == every[2:]
+    assert games.events_after(game_id, 1, limit=2) == every[1:3]
+    assert games.events_after(game_id, 4) == []
 
 
-def test_an_unknown_game_is_not_found_by_any_command_or_query(app: RummyApplication):
+def test_an_unknown_game_is_not_found_by_any_command_or_query(games: RummyApplication):
     unknown = uuid4()
     calls = {
-        "state": lambda: app.state(unknown),
-        "state at a version": lambda: app.state(unknown, version=1),
-        "events": lambda: app.events_after(unknown),
-        "act": lambda: act(app, unknown, 0, [STOCK]),
-        "join": lambda: app.join_game(unknown, NewSeat("x")),
-        "seat_of": lambda: app.state(unknown).seat_of("token"),
+        "state": lambda: games.state(unknown),
+        "state at a version": lambda: games.state(unknown, version=1),
+        "events": lambda: games.events_after(unknown),
+        "act": lambda: act(games, unknown, 0, [STOCK]),
+        "join": lambda: games.join_game(unknown, NewSeat("x")),
+        "seat_of": lambda: games.state(unknown).seat_of("token"),
     }
     for name, call in calls.items():
         with pytest.raises(GameNotFound) as not_found:
@@ -85,11 +85,11 @@ def test_an_unknown_game_is_not_found_by_any_command_or_query(app: RummyApplicat
 
 
 class LosesRaces:
-    """Makes `app.save` lose the write race `times` times, as if another
+    """Makes `games.save` lose the write race `times` times, as if another
     writer had taken the version first, then lets it through."""
 
-    def __init__(self, app: RummyApplication, times: int) -> None:
-        self.save = app.save
+    def __init__(self, games: RummyApplication, times: int) -> None:
+        self.save = games.save
         self.times = times
         self.calls = 0
 
@@ -100,32 +100,32 @@ class LosesRaces:
         return self.save(*objs, **kwargs)
 
 
-def test_a_lost_write_race_is_retried(app: RummyApplication, monkeypatch: pytest.MonkeyPatch):
-    game_id = new_game(app)
-    racing = LosesRaces(app, WRITE_ATTEMPTS - 1)
-    monkeypatch.setattr(app, "save", racing)
+def test_a_lost_write_race_is_retried(games: RummyApplication, monkeypatch: pytest.MonkeyPatch):
+    game_id = new_game(games)
+    racing = LosesRaces(games, WRITE_ATTEMPTS - 1)
+    monkeypatch.setattr(games, "save", racing)
 
-    version = act(app, game_id, 1, [STOCK])
+    version = act(games, game_id, 1, [STOCK])
 
     assert racing.calls == WRITE_ATTEMPTS
-    assert version == app.state(game_id).version == 3
+    assert version == games.state(game_id).version == 3
 
 
 def test_write_conflict_comes_only_after_every_retry(
-    app: RummyApplication, monkeypatch: pytest.MonkeyPatch
+    games: RummyApplication, monkeypatch: pytest.MonkeyPatch
 ):
-    playing = new_game(app)
-    lobby = new_game(app, [NewSeat("ann"), None])
-    stored = {game_id: app.events_after(game_id) for game_id in (playing, lobby)}
-    racing = LosesRaces(app, times=2 * WRITE_ATTEMPTS)
-    monkeypatch.setattr(app, "save", racing)
+    playing = new_game(games)
+    lobby = new_game(games, [NewSeat("ann"), None])
+    stored = {game_id: games.events_after(game_id) for game_id in (playing, lobby)}
+    racing = LosesRaces(games, times=2 * WRITE_ATTEMPTS)
+    monkeypatch.setattr(games, "save", racing)
 
     with pytest.raises(WriteConflict) as act_conflict:
-        act(app, playing, 1, [STOCK])
+        act(games, playing, 1, [STOCK])
     assert racing.calls == WRITE_ATTEMPTS
     with pytest.raises(WriteConflict) as join_conflict:
-        app.join_game(lobby, NewSeat("bob"))
+        games.join_game(lobby, NewSeat("bob"))
     assert racing.calls == 2 * WRITE_ATTEMPTS
 
     assert act_conflict.value.code == join_conflict.value.code == "write_conflict"
-    assert {game_id: app.events_after(game_id) for game_id in stored} == stored
+    assert {game_id: games.events_after(game_id) for game_id in stored} == stored

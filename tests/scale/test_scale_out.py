@@ -43,7 +43,7 @@ from service.domain.cards import FULL_DECK
 from service.game.events import GameEvent
 from tests.postgres import fresh_schema, service_environment
 from tests.rates import NO_RATE_LIMITS_ENV
-from tests.scale.replicas import Replica, clean_environment, free_port
+from tests.servers import Replica, clean_environment, free_port, stop_all
 
 pytestmark = pytest.mark.postgres
 
@@ -299,16 +299,16 @@ class Client:
 
 
 @pytest.fixture
-def store() -> Iterator[Settings]:
+def store_settings() -> Iterator[Settings]:
     with fresh_schema("rummy_scale") as settings:
         yield settings
 
 
 @pytest.fixture
-def replicas(store: Settings, tmp_path: Path) -> Iterator[list[Replica]]:
+def replicas(store_settings: Settings, tmp_path: Path) -> Iterator[list[Replica]]:
     env = {
         **clean_environment(),
-        **service_environment(store),
+        **service_environment(store_settings),
         "RUMMY_HOST": "127.0.0.1",
         "RUMMY_ADMIN_TOKEN": ADMIN_TOKEN,
         "RUMMY_LOG_LEVEL": "warning",
@@ -330,8 +330,7 @@ def replicas(store: Settings, tmp_path: Path) -> Iterator[list[Replica]]:
             replica.wait_ready()
         yield started
     finally:
-        for replica in started:
-            replica.stop()
+        stop_all(started)
 
 
 def _create_games(cluster: Cluster) -> list[Game]:
@@ -370,7 +369,9 @@ def _kill_and_restart(victim: Replica, ledger: Ledger, stop: threading.Event) ->
     }
 
 
-def test_three_replicas_one_killed_no_move_lost(store: Settings, replicas: list[Replica]) -> None:
+def test_three_replicas_one_killed_no_move_lost(
+    store_settings: Settings, replicas: list[Replica]
+) -> None:
     began = time.monotonic()
     ledger = Ledger()
     cluster = Cluster(replicas, ledger)
@@ -414,19 +415,19 @@ def test_three_replicas_one_killed_no_move_lost(store: Settings, replicas: list[
 
     admin = Cluster(replicas, ledger)
     rng = random.Random(2)
-    app = open_games(store)
+    direct = open_games(store_settings)
     try:
         finished = 0
         for game in games:
             finished += _check_outcome(admin, rng, game)
-            stored = list(app.events.get(UUID(game.game_id)))
+            stored = list(direct.events.get(UUID(game.game_id)))
             _check_cards_conserved(stored)
             _check_exactly_once(admin, rng, game, stored, ledger)
     finally:
-        app.close()
+        direct.close()
     assert ledger.server_errors == [], ledger.server_errors[:5]
     for replica in replicas:
-        log = replica.log.read_text(encoding="utf-8", errors="replace")
+        log = replica.output(last=None)
         assert "Traceback" not in log, log
         assert '"level": "error"' not in log, log
     # Games cut off by their action budget must be resumable (checked above);

@@ -25,19 +25,19 @@ OPENERS = 4
 
 
 @pytest.fixture
-def store() -> Iterator[Settings]:
+def store_settings() -> Iterator[Settings]:
     with fresh_schema("rummy_startup") as settings:
         yield settings
 
 
-def _open_at_once(store: Settings) -> list[BaseException]:
+def _open_at_once(store_settings: Settings) -> list[BaseException]:
     barrier = threading.Barrier(OPENERS)
     errors: list[BaseException] = []
 
     def open_one() -> None:
         barrier.wait(timeout=30)
         try:
-            open_games(store).close()
+            open_games(store_settings).close()
         except BaseException as error:
             errors.append(error)
 
@@ -49,10 +49,10 @@ def _open_at_once(store: Settings) -> list[BaseException]:
     return errors
 
 
-def test_replicas_opening_a_new_store_at_once_all_start(store: Settings) -> None:
+def test_replicas_opening_a_new_store_at_once_all_start(store_settings: Settings) -> None:
     for _ in range(3):  # a fresh schema, then tables already there
-        assert _open_at_once(store) == []
-    games = open_games(store)
+        assert _open_at_once(store_settings) == []
+    games = open_games(store_settings)
     try:
         games.check_store()
     finally:

@@ -1,62 +1,22 @@
-"""A real HTTP server for the tests that need one (streams), and an SSE reader.
+"""What the tests of a served app read it with: `sse(response)` reads
+Server-Sent Events as they arrive; the bearer header, a value on /metrics,
+waiting for a condition; and the admin token those apps are given.
 
-`serve(app)` runs uvicorn on 127.0.0.1 in a thread of this process, on a
-port the system picks; `sse(response)` reads Server-Sent Events as they
-arrive.
+The server itself, for the tests that need a real one (streams), is
+tests/servers.py's `serve(app)`.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
-import socket
-import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 import httpx
-import uvicorn
-from litestar import Litestar
 
 ADMIN_TOKEN = "admin-token-for-the-tests-0123456789"
-
-
-@contextlib.contextmanager
-def serve(app: Litestar, **options: Any) -> Iterator[str]:
-    """The base URL of `app` served by uvicorn in a thread, until the block ends;
-    `options` are uvicorn's (`service.api.timeouts.server_options`)."""
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    config = uvicorn.Config(
-        app,
-        **{
-            "log_config": None,
-            "lifespan": "on",
-            "timeout_graceful_shutdown": 3,
-            "loop": "uvloop",
-            "http": "httptools",
-            "ws": "none",
-            **options,
-        },
-    )
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("the test server did not start")
-        time.sleep(0.01)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
-        sock.close()
 
 
 @dataclass(frozen=True, slots=True)
