@@ -15,6 +15,7 @@ from service.api.access_log import RequestLog, json_logging, mask_also
 from service.api.audit import AuditController
 from service.api.bodies import strict_body
 from service.api.deps import Services
+from service.api.docs_page import docs_pages, docs_router
 from service.api.errors import problem_details_config
 from service.api.feed import FeedController
 from service.api.games import GamesController
@@ -113,5 +114,6 @@ def openapi_config() -> OpenAPIConfig:
             }
         ),
         use_handler_docstrings=False,
-        path="/schema",
+        render_plugins=docs_pages(),
+        openapi_router=docs_router(),
     )

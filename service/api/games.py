@@ -153,6 +153,7 @@ class GamesController(Controller):
         "/{game_id:uuid}/actions",
         operation_id="playActions",
         summary="Play one action, or a list applied all or nothing",
+        security=[{"bearer": []}],
         status_code=200,
         responses=problems(401, 403, 404, 409, 412, 413, 422, 429),
         response_headers=[ETAG],
