@@ -20,6 +20,7 @@ from service.api.feed import FeedController
 from service.api.games import GamesController
 from service.api.headers import refuse_repeated_headers
 from service.api.health import HealthController, Readiness
+from service.api.home import SCHEMA_PATH, home
 from service.api.hub import EventHub, end_streams_on_signals
 from service.api.log_writer import flush_logs
 from service.api.metrics import Metrics, MetricsController, RequestMetrics
@@ -58,6 +59,7 @@ def create_app(
             AuditController,
             FeedController,
             MetricsController,
+            home,
         ],
         dependencies={
             "services": Provide(lambda: services, sync_to_thread=False),
@@ -113,5 +115,5 @@ def openapi_config() -> OpenAPIConfig:
             }
         ),
         use_handler_docstrings=False,
-        path="/schema",
+        path=SCHEMA_PATH,
     )
