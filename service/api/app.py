@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from importlib.metadata import version
 from typing import Any
 
 from litestar import Litestar, Request
@@ -33,7 +34,9 @@ from service.api.timeouts import BodyDeadline
 from service.config import Settings
 from service.game.application import RummyApplication
 
-API_VERSION = "1.0.0"
+API_VERSION = version("straight-rummy")
+"""The OpenAPI document's `info.version`: the package's own version (pyproject.toml),
+so the contract a client reads and the code that serves it carry one number."""
 
 
 def create_app(
@@ -102,7 +105,9 @@ def openapi_config() -> OpenAPIConfig:
         version=API_VERSION,
         description=(
             "Straight Rummy games as a REST service: every game is an event-sourced "
-            "aggregate. Rules: RULES.md; contract: API.md."
+            "aggregate. The rules of the game: docs/rules.md; the client guide (tokens, the "
+            "loop, retries, every error code, versioning): docs/api.md; both in the "
+            "service's repository."
         ),
         servers=[Server(url="/")],
         components=Components(
