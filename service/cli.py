@@ -191,9 +191,7 @@ def _serving(settings: Settings, listener: socket.socket) -> str:
 def _said_if_slow(message: str) -> Iterator[None]:
     """Print `message` if the block takes longer than `SLOW_STORE_SECONDS`, so a
     slow start is never silent (a PostgreSQL server far away, or down)."""
-    timer = threading.Timer(
-        SLOW_STORE_SECONDS, lambda: print(f"{message}...", flush=True)
-    )
+    timer = threading.Timer(SLOW_STORE_SECONDS, lambda: print(f"{message}...", flush=True))
     timer.daemon = True
     timer.start()
     try:
