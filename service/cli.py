@@ -124,7 +124,7 @@ def _serve(args: argparse.Namespace) -> int:
         # Connections from now on wait in the queue until the app has started.
         listener.listen(BACKLOG)
         # On standard output: standard error carries the logs, one JSON object a line.
-        print(f"rummy: {_serving(settings, listener)}", flush=True)
+        print(f"rummy: {_serving(settings, listener.getsockname()[1])}", flush=True)
         # uvicorn re-raises SIGTERM once its graceful shutdown is done, and so by
         # default the process would die of it (exit 143); a stop that was asked for
         # and went cleanly exits 0 instead. Before uvicorn listens, it stops at once.
@@ -164,6 +164,7 @@ def _bind(host: str, port: int) -> socket.socket:
 
 
 def _cannot_listen(settings: Settings, error: OSError) -> str:
+    """What to do about a socket that could not be bound, in one line."""
     if error.errno == errno.EADDRINUSE:
         return f"port {settings.port} is in use; choose another with --port or RUMMY_PORT"
     if error.errno == errno.EACCES:
@@ -178,12 +179,12 @@ def _cannot_listen(settings: Settings, error: OSError) -> str:
     )
 
 
-def _serving(settings: Settings, listener: socket.socket) -> str:
-    """The line that tells a person where the service is, once it listens."""
+def _serving(settings: Settings, port: int) -> str:
+    """The line that tells a person where the service is, once it listens on `port`."""
     from service.api.home import DOCS_PATH
 
     host = f"[{settings.host}]" if ":" in settings.host else settings.host
-    url = f"http://{host}:{listener.getsockname()[1]}"
+    url = f"http://{host}:{port}"
     return f"serving on {url} (docs: {url}{DOCS_PATH}, store: {settings.describe_store()})"
 
 

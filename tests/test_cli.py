@@ -4,6 +4,7 @@ where the docs are, a port in use is one line, a slow store is never silent, and
 
 from __future__ import annotations
 
+import errno
 import io
 import json
 import os
@@ -109,6 +110,14 @@ def test_a_store_slow_to_open_is_said_while_it_is_awaited(
     store = Settings(store=Store.MEMORY).describe_store()
     assert first == f"rummy: opening the event store ({store})..."
     assert second.startswith("rummy: serving on ")
+
+
+def test_the_readme_shows_the_lines_a_default_start_and_a_port_in_use_print() -> None:
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    defaults = Settings.from_env({})
+    assert f"rummy: {cli._serving(defaults, defaults.port)}" in readme
+    in_use = cli._cannot_listen(defaults, OSError(errno.EADDRINUSE, "Address already in use"))
+    assert f"rummy: {in_use}" in " ".join(readme.split())
 
 
 def test_a_real_start_prints_the_line_first_and_its_links_lead_to_the_docs() -> None:

@@ -11,9 +11,12 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PAGES = [ROOT / "README.md", ROOT / "CHANGELOG.md", ROOT / "deploy" / "README.md"] + sorted(
-    (ROOT / "docs").glob("*.md")
-)
+PAGES = [
+    ROOT / "README.md",
+    ROOT / "CHANGELOG.md",
+    ROOT / "deploy" / "README.md",
+    *sorted((ROOT / "docs").glob("*.md")),
+]
 SEARCHED = ("service", "tests", "bench", "docs", "deploy", "scripts", "openapi", ".ci")
 OUTSIDE = re.compile(r"(?<![\w/])(RULES|API)\.md|\(shared\)")
 """The rules and contract pages as the service's first sessions knew them, kept
