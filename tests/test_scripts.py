@@ -8,7 +8,7 @@ the development one (.venv) the dev tools too, so serving never uninstalls
 what testing installed, and the other way round.
 
 The tests run the scripts in a copy of the project with a PATH of a few
-commands only. The slow one (marked `slow`, some 10-20 s) installs for real:
+commands only. The slow one (marked `slow`, about 10 s) installs for real:
 uv from the package index, both environments from uv.lock (from uv's cache).
 """
 
