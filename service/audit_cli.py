@@ -9,6 +9,8 @@ from pathlib import Path
 from typing import Any
 from uuid import UUID
 
+from service.store_flags import STORE_FLAGS, add_store_flags, flag_environment
+
 
 def add_parsers(commands: Any) -> None:
     """Register `verify` and `replay` on the `rummy` command's subparsers."""
@@ -31,13 +33,14 @@ def add_parsers(commands: Any) -> None:
         "replay",
         help="print a game as it was at a version, from the event store",
         description=(
-            "Rebuild a game from the event store the environment names (RUMMY_STORE, "
-            "RUMMY_SQLITE_PATH, POSTGRES_*) and print its full view, every card shown, "
-            "as JSON."
+            "Rebuild a game from the event store `rummy serve` would use with the same "
+            "flags and environment (--store, --sqlite-path; RUMMY_STORE, RUMMY_SQLITE_PATH, "
+            "POSTGRES_*) and print its full view, every card shown, as JSON."
         ),
     )
     replay.add_argument("game_id", type=UUID, help="the game's id")
     replay.add_argument("--version", type=int, help="the version (default: the latest)")
+    add_store_flags(replay)
     replay.set_defaults(run=run_replay)
 
 
@@ -56,14 +59,29 @@ def run_verify(args: argparse.Namespace) -> int:
 
 
 def run_replay(args: argparse.Namespace) -> int:
+    import os
+
     import msgspec
 
-    from service.bootstrap import open_games
-    from service.config import Settings
-    from service.game.errors import GameServiceError
+    from service.bootstrap import open_store
+    from service.config import Settings, Store
+    from service.game.errors import GameServiceError, StoreUnavailable
     from service.projections.views import ADMIN, game_view
 
-    games = open_games(Settings.from_env())
+    settings = Settings.from_env({**os.environ, **flag_environment(args, STORE_FLAGS)})
+    # Opening a SQLite file that is not there would create an empty one.
+    if settings.store is Store.SQLITE and not Path(settings.sqlite_path).is_file():
+        print(
+            f"rummy replay: no SQLite file {settings.sqlite_path!r}: name the store "
+            "with --sqlite-path (or RUMMY_SQLITE_PATH), or --store postgres",
+            file=sys.stderr,
+        )
+        return 1
+    try:
+        games = open_store(settings)
+    except StoreUnavailable as error:
+        print(f"rummy replay: {error}", file=sys.stderr)
+        return 1
     try:
         state = games.state(args.game_id, args.version)
     except GameServiceError as error:

@@ -11,9 +11,10 @@ uses when it is made (nothing is wired afterwards):
 
 Everything that runs the service builds through it: `rummy serve` (in each
 worker, service/asgi.py), `rummy openapi`, the API tests and the benchmarks.
-`open_games(settings)` is the same application without HTTP: `rummy
-replay` and the game tests open it. Tests pass their settings (rate limits
-off, a short heartbeat, ...) as arguments, and nothing else differs.
+`open_games(settings)` is the same application without HTTP: the game
+tests open it, and `rummy replay` through `open_store`. Tests pass their
+settings (rate limits off, a short heartbeat, ...) as arguments, and nothing
+else differs.
 """
 
 from __future__ import annotations
@@ -85,8 +86,13 @@ def open_games(
 def prepare_store(settings: Settings) -> None:
     """Open the store once (creating its tables) and close it, or raise
     `StoreUnavailable` saying where and why, so a bad setting fails at start."""
+    open_store(settings).close()
+
+
+def open_store(settings: Settings) -> RummyApplication:
+    """`open_games`, or `StoreUnavailable` saying where and why in one line."""
     try:
-        open_games(settings).close()
+        return open_games(settings)
     except StoreUnavailable:
         raise
     except Exception as error:  # each store raises its own driver's errors

@@ -1,6 +1,6 @@
 """The actions a player view offers, as the bodies a client POSTs.
 
-A view's `legal` (API.md) lists the draws, melds, lay-offs and discards the
+A view's `legal` (docs/api.md) lists the draws, melds, lay-offs and discards the
 seat may make now; clients that play at random over HTTP (the fault and bot
 tests, the benches) choose among these bodies.
 """

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from importlib.metadata import version
 from typing import Any
 
 from litestar import Litestar, Request
@@ -15,12 +16,13 @@ from service.api.access_log import RequestLog, json_logging, mask_also
 from service.api.audit import AuditController
 from service.api.bodies import strict_body
 from service.api.deps import Services
-from service.api.docs_page import docs_pages, docs_router
+from service.api.docs_page import SCHEMA_PATH, docs_pages, docs_router
 from service.api.errors import problem_details_config
 from service.api.feed import FeedController
 from service.api.games import GamesController
 from service.api.headers import refuse_repeated_headers
 from service.api.health import HealthController, Readiness
+from service.api.home import home
 from service.api.hub import EventHub, end_streams_on_signals
 from service.api.log_writer import flush_logs
 from service.api.metrics import Metrics, MetricsController, RequestMetrics
@@ -33,7 +35,9 @@ from service.api.timeouts import BodyDeadline
 from service.config import Settings
 from service.game.application import RummyApplication
 
-API_VERSION = "1.0.0"
+API_VERSION = version("straight-rummy")
+"""The OpenAPI document's `info.version`: the package's own version (pyproject.toml),
+so the contract a client reads and the code that serves it carry one number."""
 
 
 def create_app(
@@ -59,6 +63,7 @@ def create_app(
             AuditController,
             FeedController,
             MetricsController,
+            home,
         ],
         dependencies={
             "services": Provide(lambda: services, sync_to_thread=False),
@@ -101,7 +106,9 @@ def openapi_config() -> OpenAPIConfig:
         version=API_VERSION,
         description=(
             "Straight Rummy games as a REST service: every game is an event-sourced "
-            "aggregate. Rules: RULES.md; contract: API.md."
+            "aggregate. The rules of the game: docs/rules.md; the client guide (tokens, the "
+            "loop, retries, every error code, versioning): docs/api.md; both in the "
+            "service's repository."
         ),
         servers=[Server(url="/")],
         components=Components(
@@ -114,6 +121,7 @@ def openapi_config() -> OpenAPIConfig:
             }
         ),
         use_handler_docstrings=False,
+        path=SCHEMA_PATH,
         render_plugins=docs_pages(),
         openapi_router=docs_router(),
     )

@@ -2,7 +2,7 @@
 new game, and how many events a page holds when the caller does not say.
 
 These are settings (`RUMMY_DECKS_CAP`, `RUMMY_MAX_TURNS_CAP`, `RUMMY_RECYCLES_CAP`,
-`RUMMY_EVENTS_PAGE`), not rules of the game: RULES.md bounds neither `max_turns`
+`RUMMY_EVENTS_PAGE`), not rules of the game: docs/rules.md bounds neither `max_turns`
 nor `recycles`, and the verifier must accept any game the rules allow. So they
 live here, and the OpenAPI document states each deployment's own (`finish_openapi`),
 so a body valid against the document served is never refused for them.

@@ -35,7 +35,10 @@ from litestar.openapi.plugins import (
 from litestar.params import FromPath
 from litestar.response import File
 
-DOCS_PATH = "/schema"
+SCHEMA_PATH = "/schema"
+"""Where the OpenAPI document and the docs page are served."""
+DOCS_PATH = f"{SCHEMA_PATH}/swagger"
+"""The interactive docs page ("Try it out"), where `GET /` and the start line lead."""
 ASSET_ROUTE = "docs-asset"
 """The name of the route that serves the page's files (for `route_reverse`)."""
 
@@ -148,7 +151,7 @@ def docs_pages() -> list[OpenAPIRenderPlugin]:
 def docs_router() -> Router:
     """The router litestar fills with `docs_pages()`, each answer under `DOCS_CSP`."""
     return Router(
-        DOCS_PATH,
+        SCHEMA_PATH,
         route_handlers=[],
         include_in_schema=False,
         response_headers=[ResponseHeader(name="Content-Security-Policy", value=DOCS_CSP)],

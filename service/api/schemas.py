@@ -1,6 +1,6 @@
-"""Request and response bodies of the HTTP contract (API.md), as msgspec structs.
+"""Request and response bodies of the HTTP contract (docs/api.md), as msgspec structs.
 
-Card codes are an enum of the 52 codes of RULES.md, so the OpenAPI document
+Card codes are an enum of the 52 codes of docs/rules.md, so the OpenAPI document
 lists them and a bad code is refused by name before any rule runs.
 """
 
@@ -72,7 +72,7 @@ Deck = Annotated[
 
 
 class Rules(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
-    """House rules by their RULES.md names; anything left out takes its default."""
+    """House rules by their docs/rules.md names; anything left out takes its default."""
 
     aces: Aces | None = None
     hand_size: Annotated[int, Meta(ge=1, le=25)] | None = None

@@ -1,4 +1,4 @@
-"""Cards: typed ranks, suits and cards, and the card codes of RULES.md.
+"""Cards: typed ranks, suits and cards, and the card codes of docs/rules.md.
 
 `Card.parse("10H")` and `str(card)` are the only places a card is a string;
 everything inside the domain works with `Card` values.

@@ -1,4 +1,4 @@
-"""The deal, exactly as RULES.md orders it, from a given deck order and dealer."""
+"""The deal, exactly as docs/rules.md orders it, from a given deck order and dealer."""
 
 from __future__ import annotations
 

@@ -1,9 +1,9 @@
-"""The rule set: every option RULES.md names, with its default.
+"""The rule set: every option docs/rules.md names, with its default.
 
 A `RuleSet` is frozen and checks itself when built, so an impossible
 combination fails when a game is created, never in the middle of one.
 `RuleSet.from_dict` / `to_dict` read and write it as plain data with the
-names of RULES.md.
+names of docs/rules.md.
 """
 
 from __future__ import annotations
@@ -139,7 +139,7 @@ class RuleSet:
         return size
 
     def check_can_end(self) -> None:
-        """Refuse rules under which a game could never end (RULES.md: the turn cap
+        """Refuse rules under which a game could never end (docs/rules.md: the turn cap
         is there "so a game can never run for ever"). A check at creation, not
         when the rules are built: games stored before it rebuild their rules too.
 
@@ -169,7 +169,7 @@ class RuleSet:
     def from_dict(cls, data: dict[str, Any]) -> RuleSet:
         """Build from plain data; missing options take their defaults.
 
-        A game that sets `deals` and no `target` has no target, as RULES.md says.
+        A game that sets `deals` and no `target` has no target, as docs/rules.md says.
         """
         if not isinstance(data, dict):
             raise InvalidRules("rules must be an object of option names to values.")

@@ -63,7 +63,7 @@ def points_for_exhausted(hands: Sequence[Sequence[Card]], rules: RuleSet) -> lis
     tied = [value == lowest for value in values]
     # The tied players' own differences are 0, so summing over everyone is the same.
     won = sum(value - lowest for value in values)
-    # Shares are whole points; what does not divide evenly is lost, as RULES.md says.
+    # Shares are whole points; what does not divide evenly is lost, as docs/rules.md says.
     share = won // sum(tied)
     return [share if is_lowest else 0 for is_lowest in tied]
 

@@ -242,7 +242,7 @@ class RummyApplication(UnitOfWork):
 
 
 def _check_deal_choice(new: NewGame) -> None:
-    """Who may choose the deal (API.md "Fairness"): the admin, or a creator who
+    """Who may choose the deal (docs/fairness.md): the admin, or a creator who
     fills every seat, so no stranger joins a game whose cards someone knows."""
     chosen = " and ".join(
         f"`{name}`"

@@ -33,7 +33,7 @@ class NewGame:
 @dataclass(frozen=True, slots=True)
 class Idempotency:
     """A client's `Idempotency-Key` and a digest of its request's body: the same key
-    and body again is a retry of the same request (API.md, `Idempotency-Key`)."""
+    and body again is a retry of the same request (docs/api.md, `Idempotency-Key`)."""
 
     key: str
     digest: str

@@ -52,7 +52,7 @@ class IdempotencyKeyReused(GameServiceError):
 
 class ExplicitDealForbidden(GameServiceError):
     """A `seed` or `decks` for a game with open seats, from a creator without the admin
-    token: a stranger joining would play cards its creator knows (API.md "Fairness")."""
+    token: a stranger joining would play cards its creator knows (docs/fairness.md)."""
 
     code = "explicit_deal_forbidden"
 

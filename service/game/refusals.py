@@ -1,6 +1,6 @@
 """The refusals of idempotent requests, kept so that a retry is refused alike.
 
-API.md: repeating an `Idempotency-Key` returns the original outcome. An applied
+docs/api.md: repeating an `Idempotency-Key` returns the original outcome. An applied
 request is remembered by the game itself (`Game.requests`, from its events). A
 refused one changes nothing in the game, and must not: its version, its
 events and every player's view stay as they were. So its outcome is kept

@@ -1,6 +1,6 @@
 """A game's events as each caller may see them.
 
-The redaction rules of API.md: a player learns its own cards, every face-up
+The redaction rules of docs/api.md: a player learns its own cards, every face-up
 card and the counts of everything face down. So the deal shows a player
 only its own cards and the upcard, a draw from the stock by someone else
 shows the source but not the card, and a recycle shows the new stock size

@@ -1,6 +1,6 @@
 """A client that plays the HTTP service in process, on the in-memory store.
 
-`Api` wraps litestar's TestClient with the calls a client of API.md makes;
+`Api` wraps litestar's TestClient with the calls a client of docs/api.md makes;
 `Game` is one game as the tests see it: its id, its tokens, and every
 response about it (`log`), so a test can look at all of them afterwards.
 Every successful game response is checked on the way for its `ETag`.
@@ -117,7 +117,7 @@ class Game:
 
 
 class Api:
-    """The calls a client of API.md makes."""
+    """The calls a client of docs/api.md makes."""
 
     def __init__(self, client: TestClient[Litestar]) -> None:
         self.client = client

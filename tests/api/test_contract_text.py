@@ -1,5 +1,5 @@
-"""API.md read sentence by sentence: each test names the statement it holds the
-service to and checks it through HTTP, as a client written from API.md would
+"""docs/api.md read sentence by sentence: each test names the statement it holds the
+service to and checks it through HTTP, as a client written from docs/api.md would
 (a few set a long game up through the application first, to be quick).
 
 The statements the other API tests already prove (every error code and status
@@ -63,7 +63,7 @@ EVENT_TYPES = [
     "hand_ended",
     "game_finished",
 ]
-"""The ten types API.md names, in the order the ten-type table records them first."""
+"""The ten types docs/api.md names, in the order the ten-type table records them first."""
 
 SYSTEM_EVENTS = {"game_created", "hand_dealt", "hand_ended", "game_finished"}
 
@@ -133,7 +133,7 @@ def test_join_answers_201_with_seat_token_version_and_an_etag(api: Api) -> None:
 
 
 def test_every_create_field_is_taken_as_named(api: Api) -> None:
-    """`players` with `name`, `client_seed` and `bot`; `rules` by RULES.md names;
+    """`players` with `name`, `client_seed` and `bot`; `rules` by docs/rules.md names;
     `decks`; `dealer`."""
     cards = two_player_deck()
     game = api.create(
@@ -336,7 +336,7 @@ def test_my_hand_is_sorted_and_legal_is_empty_lists_off_turn(api: Api) -> None:
 
 def test_the_ten_event_types_and_their_envelope(api: Api) -> None:
     """Each event is an object with `version`, `type`, `at`, `seat` (absent for the
-    system) and its data; types are the ten API.md names."""
+    system) and its data; types are the ten docs/api.md names."""
     game = all_event_types(api)
     play_ten_type_hand(game)
 
@@ -670,7 +670,7 @@ def finish(game: Game) -> None:
 def test_a_given_seed_or_given_decks_still_show_the_commitment_of_the_seed_in_use(
     api: Api,
 ) -> None:
-    """API.md only says what a server-picked seed shows. The service reads it as: a
+    """docs/api.md only says what a server-picked seed shows. The service reads it as: a
     game always shows the commitment to the seed it shuffles with: the given seed,
     or with given decks the one the server picked (it still shuffles recycles and
     deals past the given decks)."""

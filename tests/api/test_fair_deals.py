@@ -1,4 +1,4 @@
-"""Fair deals with strangers (API.md "Fairness"), over HTTP.
+"""Fair deals with strangers (docs/fairness.md), over HTTP.
 
 A deal someone chose (`seed` or `decks`) is only for games the admin creates
 or whose every seat is filled at creation; every view and the `game_created`

@@ -3,7 +3,7 @@
 Random games over HTTP (2 to 4 players, random house rules that keep them
 short, named players or open seats), each seat choosing at random among the
 `legal` moves of its own view. Every response is kept. Afterwards the admin
-event log is read and `track` (written from RULES.md and API.md alone: it
+event log is read and `track` (written from docs/rules.md and docs/api.md alone: it
 deals the deck itself and uses nothing of the projections) says which cards
 each seat, and the public, may know at every version: its own cards, the
 upcard and every discard, every card melded or laid off, every card taken
@@ -63,7 +63,7 @@ def track(events: list[Json], players: int) -> Knowledge:
             case "hand_dealt":
                 deck, size, dealer = event["deck"], event["hand_size"], event["dealer"]
                 dealt = players * size
-                # RULES.md "The deal": one card at a time from the seat after the dealer.
+                # docs/rules.md "The deal": one card at a time from the seat after the dealer.
                 hands = {
                     seat: {deck[i] for i in range(dealt) if (dealer + 1 + i) % players == seat}
                     for seat in range(players)

@@ -295,3 +295,32 @@ def test_rummy_replay_prints_the_game_at_a_version_from_the_store(
     assert view["hidden"]["stock"], "the full view shows every card"
     assert main(["replay", str(game_id), "--version", "999"]) == 1
     assert "versions 1 to" in capsys.readouterr().err
+
+
+def test_rummy_replay_takes_the_store_flags_serve_takes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    database = tmp_path / "rummy.sqlite"
+    writer = open_games(Settings(store=Store.SQLITE, sqlite_path=str(database)))
+    game_id, _ = new_game(writer)
+    play(writer, game_id, moves=3)
+    writer.close()
+    # The flags win over the environment, as they do for `rummy serve`.
+    monkeypatch.setenv("RUMMY_STORE", "memory")
+    monkeypatch.setenv("RUMMY_SQLITE_PATH", str(tmp_path / "elsewhere.sqlite"))
+    flags = ["--store", "sqlite", "--sqlite-path", str(database)]
+    assert main(["replay", str(game_id), *flags]) == 0
+    assert json.loads(capsys.readouterr().out)["game_id"] == str(game_id)
+
+
+def test_rummy_replay_of_a_sqlite_file_that_is_not_there_says_so_and_creates_none(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    missing = tmp_path / "typo.sqlite"
+    game_id = "00000000-0000-4000-8000-000000000000"
+    assert main(["replay", game_id, "--store", "sqlite", "--sqlite-path", str(missing)]) == 1
+    assert capsys.readouterr().err == (
+        f"rummy replay: no SQLite file {str(missing)!r}: name the store with --sqlite-path "
+        "(or RUMMY_SQLITE_PATH), or --store postgres\n"
+    )
+    assert not missing.exists()

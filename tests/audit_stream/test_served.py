@@ -31,6 +31,9 @@ class Run:
     """What one served process did and said, from its start to its exit."""
 
     lines: list[str] = field(default_factory=list)
+    """Standard error: the logs."""
+    said: list[str] = field(default_factory=list)
+    """Standard output: what it says to a person."""
     responses: dict[str, httpx.Response] = field(default_factory=dict)
     tokens: list[str] = field(default_factory=list)
     streamed: list[Message] = field(default_factory=list)
@@ -57,11 +60,15 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Run]:
     command = [sys.executable, "-m", "service.cli", "serve", "--port", str(port)]
     command += ["--store", "sqlite", "--sqlite-path", str(database)]
     process = subprocess.Popen(
-        command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+        command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )
     record = Run()
-    reader = threading.Thread(target=lambda: record.lines.extend(process.stdout or []))
-    reader.start()
+    readers = [
+        threading.Thread(target=lambda: record.lines.extend(process.stderr or [])),
+        threading.Thread(target=lambda: record.said.extend(process.stdout or [])),
+    ]
+    for reader in readers:
+        reader.start()
     try:
         with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=10) as client:
             wait_for(lambda: _healthy(client), timeout=30)
@@ -76,7 +83,8 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Run]:
                 record.stream_ended_after = time.monotonic() - stopping
             record.exit_code = process.wait(timeout=10)
             record.exited_after = time.monotonic() - stopping
-        reader.join(timeout=5)
+        for reader in readers:
+            reader.join(timeout=5)
         yield record
     finally:
         if process.poll() is None:
@@ -157,6 +165,11 @@ def test_every_log_line_is_json_with_its_request_id_and_no_token_or_card(run: Ru
     for secret in [*run.tokens, ADMIN_TOKEN]:
         assert secret not in text
     assert not CARD_CODE.search(text), CARD_CODE.search(text)
+
+
+def test_it_says_where_it_serves_in_one_line_apart_from_the_logs(run: Run) -> None:
+    [line] = run.said
+    assert line.startswith("rummy: serving on http://127.0.0.1:")
 
 
 def _json(line: str) -> dict[str, Any]:

@@ -183,7 +183,7 @@ def test_many_streams_at_once_each_get_the_callers_own_redacted_events(
 
 
 def _assert_redacted(messages: list[Message], seat: int | None) -> None:
-    """What API.md lets a player (or the public) learn, and nothing more."""
+    """What docs/api.md lets a player (or the public) learn, and nothing more."""
     events = [message.data for message in messages if message.data is not None]
     kinds = {event["type"] for event in events}
     assert {"hand_dealt", "card_drawn", "stock_recycled", "hand_ended"} <= kinds

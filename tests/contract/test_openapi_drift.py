@@ -1,8 +1,9 @@
 """The committed contract, openapi/openapi.json, is the code's, and it is complete.
 
 Clients are written against the committed file, so it must be exactly what
-the code generates (`uv run rummy openapi` writes it), the app must serve
-the same document, and the document must say everything a client needs:
+the code generates (`uv run --frozen rummy openapi openapi/openapi.json` writes
+it), the app must serve the same document, and the document must say
+everything a client needs:
 stable operation ids, an example for every request body, every client
 error as application/problem+json.
 """
@@ -66,7 +67,8 @@ def test_the_committed_document_is_the_one_the_code_generates() -> None:
             )[:80]
         )
         pytest.fail(
-            "openapi/openapi.json is out of date with the code. Run `uv run rummy openapi` "
+            "openapi/openapi.json is out of date with the code. Run `uv run --frozen rummy "
+            "openapi openapi/openapi.json` (or `scripts/rummy openapi openapi/openapi.json`) "
             "and commit the result (and check the diff: a removed or renamed field or "
             f"operation breaks clients).\n\n{diff}",
             pytrace=False,

@@ -1,7 +1,7 @@
 """Tables for tests, built from the hands they describe.
 
 `deck_for` turns the hands, upcard and stock a test wants into the deck order
-that deals them (RULES.md "The deal"); `new_game` seats everyone and deals
+that deals them (docs/rules.md "The deal"); `new_game` seats everyone and deals
 hand 1 from it, and `Game` plays moves by card code and checks that a refused
 move changes nothing.
 """

@@ -1,4 +1,4 @@
-"""Cards per RULES.md: the 52 card codes, rank then suit, and nothing else."""
+"""Cards per docs/rules.md: the 52 card codes, rank then suit, and nothing else."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import pytest
 from service.domain.cards import FULL_DECK, Card, Rank, Suit, parse_cards, sorted_cards
 from service.domain.errors import InvalidInput, UnknownCard
 
-# Spelled as RULES.md spells them, independently of the code under test.
+# Spelled as docs/rules.md spells them, independently of the code under test.
 RANK_CODES = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
 SUIT_CODES = ["C", "D", "H", "S"]
 ALL_CODES = [rank + suit for rank in RANK_CODES for suit in SUIT_CODES]
@@ -123,7 +123,7 @@ def test_a_card_value_is_not_accepted_in_place_of_a_code() -> None:
 
 
 def test_an_unknown_card_is_invalid_input() -> None:
-    # The HTTP layer maps InvalidInput to 422, which RULES.md asks for.
+    # The HTTP layer maps InvalidInput to 422, which docs/rules.md asks for.
     with pytest.raises(InvalidInput):
         Card.parse("1H")
 

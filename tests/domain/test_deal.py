@@ -1,4 +1,4 @@
-"""The deal per RULES.md: one card at a time from the seat after the dealer, round
+"""The deal per docs/rules.md: one card at a time from the seat after the dealer, round
 the table, `hand_size` rounds; then the upcard; the rest is the stock, in deck order."""
 
 from __future__ import annotations
@@ -28,11 +28,11 @@ def deck_starting(codes: str) -> list[Card]:
 
 
 def same_cards(hand: Sequence[Card], expected: Sequence[Card]) -> bool:
-    # RULES.md fixes which cards a seat gets, not the order it holds them in.
+    # docs/rules.md fixes which cards a seat gets, not the order it holds them in.
     return sorted_cards(list(hand)) == sorted_cards(list(expected))
 
 
-# --- RULES.md's example: two players, dealer seat 0 -----------------------------------
+# --- docs/rules.md's example: two players, dealer seat 0 -----------------------------------
 
 # deck[0] -> seat 1, deck[1] -> seat 0, ..., deck[19] -> seat 0; deck[20] the upcard;
 # deck[21] the top of the stock.
@@ -111,7 +111,7 @@ SHUFFLED = random.Random(20240611).sample(FULL_DECK, k=52)
 @pytest.mark.parametrize(
     ("players", "dealer", "hand_size", "seats_in_dealing_order", "upcard_at"),
     [
-        # Default sizes from RULES.md: 3-4 players 7 each, 5-6 players 6 each.
+        # Default sizes from docs/rules.md: 3-4 players 7 each, 5-6 players 6 each.
         (3, 1, 7, [2, 0, 1], 21),
         (4, 2, 7, [3, 0, 1, 2], 28),
         (5, 2, 6, [3, 4, 0, 1, 2], 30),

@@ -1,4 +1,4 @@
-"""What follows by itself (RULES.md "End of the game"): the result of a hand, the
+"""What follows by itself (docs/rules.md "End of the game"): the result of a hand, the
 next deal with the deal passing on, the end of the game by target or by deals,
 ties, three to six seats, and action lists that must not spill into the next hand."""
 
@@ -17,7 +17,7 @@ from service.domain.state import HandEnding, Source, Status
 from service.domain.turns import decide, legal_moves
 from tests.domain.tables import DISCARD, STOCK, Game, all_cards, card, cards, new_game, seated_game
 
-# RULES.md's worked example: seat 0 is left holding K♠ 9♦ 4♣ A♥ = 24 points.
+# docs/rules.md's worked example: seat 0 is left holding K♠ 9♦ 4♣ A♥ = 24 points.
 OPPONENT_24 = "KS 9D 4C AH"
 NEXT_HAND = "10H JH QH KH AD 2D 3D 4D 5D 6D"
 

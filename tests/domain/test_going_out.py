@@ -1,4 +1,4 @@
-"""Going out and going rummy (RULES.md "Going out"): by a meld, a lay-off or the
+"""Going out and going rummy (docs/rules.md "Going out"): by a meld, a lay-off or the
 final discard; the `going_out` rule; rummy only with no play in an earlier turn;
 each `rummy_bonus` under both scoring modes."""
 
@@ -20,7 +20,7 @@ from service.domain.state import HandEnding
 from service.domain.turns import legal_moves
 from tests.domain.tables import DISCARD, STOCK, Game, card, cards, new_game
 
-# RULES.md's worked example: seat 0 is left holding K♠ 9♦ 4♣ A♥ = 24 points.
+# docs/rules.md's worked example: seat 0 is left holding K♠ 9♦ 4♣ A♥ = 24 points.
 OPPONENT_24 = "KS 9D 4C AH"
 
 

@@ -1,4 +1,4 @@
-"""Melds and lay-offs per RULES.md: sets, runs under the three ace rules, lay-offs.
+"""Melds and lay-offs per docs/rules.md: sets, runs under the three ace rules, lay-offs.
 
 The property tests compare the module against an oracle written independently
 of it: the runs each ace rule allows are spelled out as windows of a line of

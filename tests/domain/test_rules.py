@@ -1,4 +1,4 @@
-"""The rule set per RULES.md: the classic defaults, every house rule by name, and the
+"""The rule set per docs/rules.md: the classic defaults, every house rule by name, and the
 impossible combinations that fail when a game is created."""
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from service.domain.rules import (
     Scoring,
 )
 
-# The classic game, option by option, as RULES.md writes it (names and plain values).
+# The classic game, option by option, as docs/rules.md writes it (names and plain values).
 CLASSIC_AS_WRITTEN: dict[str, Any] = {
     "aces": "low",
     "hand_size": None,  # "by players": 10 / 7 / 7 / 6 / 6
@@ -41,10 +41,10 @@ CLASSIC_AS_WRITTEN: dict[str, Any] = {
     "deals": None,
 }
 
-# RULES.md: 2 players 10 each; 3-4 players 7 each; 5-6 players 6 each.
+# docs/rules.md: 2 players 10 each; 3-4 players 7 each; 5-6 players 6 each.
 DEFAULT_HAND_SIZES = {2: 10, 3: 7, 4: 7, 5: 6, 6: 6}
 
-# RULES.md's choices for each named option.
+# docs/rules.md's choices for each named option.
 CHOICES: dict[str, list[str]] = {
     "aces": ["low", "high_or_low", "around_the_corner"],
     "melds_per_turn": ["unlimited", "one"],
@@ -105,7 +105,7 @@ def test_the_rules_written_out_are_plain_json() -> None:
     assert all(type(value) in (str, int, bool, type(None)) for value in written.values())
 
 
-# --- every house rule, by its RULES.md name and value ---------------------------------
+# --- every house rule, by its docs/rules.md name and value ---------------------------------
 
 HOUSE_RULES = [
     *[(name, value) for name, values in CHOICES.items() for value in values],
@@ -173,7 +173,7 @@ def test_typed_values_are_accepted_as_well_as_their_names() -> None:
     assert RuleSet.from_dict({"aces": Aces.HIGH_OR_LOW}).aces is Aces.HIGH_OR_LOW
 
 
-# A valid rule set written with RULES.md's names: any choice of every option, and
+# A valid rule set written with docs/rules.md's names: any choice of every option, and
 # exactly one way to end the game.
 options = st.fixed_dictionaries(
     {
@@ -334,7 +334,7 @@ def test_a_hand_size_that_leaves_no_stock_for_the_players_is_refused_saying_why(
     assert "stock" in message
 
 
-# RULES.md: at least one card is left for the stock after the upcard, so
+# docs/rules.md: at least one card is left for the stock after the upcard, so
 # players * hand_size + 1 upcard + 1 stock card <= 52.
 LARGEST_HAND_SIZES = {2: 25, 3: 16, 4: 12, 5: 10, 6: 8}
 

@@ -1,4 +1,4 @@
-"""RULES.md read line by line: the statements no other domain test pins down.
+"""docs/rules.md read line by line: the statements no other domain test pins down.
 
 Every expectation here is worked out by hand from the rules text, not read
 back from the engine: the card lists come straight from the example deal,
@@ -36,7 +36,7 @@ def meld(codes: str) -> Meld:
     return Meld(tuple(cards(codes)))
 
 
-# --- the deal: RULES.md's own example ------------------------------------------------
+# --- the deal: docs/rules.md's own example ------------------------------------------------
 
 
 def test_the_rules_example_deal_at_a_table_of_two_with_dealer_seat_0() -> None:

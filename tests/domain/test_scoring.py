@@ -1,4 +1,4 @@
-"""Scoring per RULES.md: card values, points when a hand ends, and the end of the game."""
+"""Scoring per docs/rules.md: card values, points when a hand ends, and the end of the game."""
 
 from __future__ import annotations
 
@@ -25,10 +25,10 @@ def hand(codes: str = "") -> list[Card]:
     return [Card.parse(code) for code in codes.split()]
 
 
-# RULES.md's worked example: the opponent is left holding K♠ 9♦ 4♣ A♥ = 24.
+# docs/rules.md's worked example: the opponent is left holding K♠ 9♦ 4♣ A♥ = 24.
 OPPONENT_24 = hand("KS 9D 4C AH")
 
-# RULES.md's exhausted example, as real hands: A 6, B 15, C 7, D 21.
+# docs/rules.md's exhausted example, as real hands: A 6, B 15, C 7, D 21.
 A_6 = hand("4C 2D")
 B_15 = hand("KC 5D")
 C_7 = hand("7H")

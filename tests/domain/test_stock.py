@@ -1,4 +1,4 @@
-"""Running out of stock (RULES.md): recycling the discards shuffled or turned over,
+"""Running out of stock (docs/rules.md): recycling the discards shuffled or turned over,
 the `recycles` count and Block Rummy, the `exhausted` rule, and the turn cap."""
 
 from __future__ import annotations
@@ -171,7 +171,7 @@ def test_an_exhausted_hand_is_counted_under_exhausted_score(
 
 # --- the turn cap --------------------------------------------------------------------
 
-# RULES.md's example: A 6, B 15, C 7, D 21 -> A scores 9 + 1 + 15 = 25.
+# docs/rules.md's example: A 6, B 15, C 7, D 21 -> A scores 9 + 1 + 15 = 25.
 EXAMPLE_HANDS = ["2C 3D AH", "KC 3S 2S", "4H 2H AD", "QS JS AC"]
 
 

@@ -1,4 +1,4 @@
-"""The turn rules of RULES.md "A turn", "Melds and lay-offs" and "Going out":
+"""The turn rules of docs/rules.md "A turn", "Melds and lay-offs" and "Going out":
 who moves, in which phase, what may be drawn, played and discarded, going out
 and rummy. Every refused move names its code and changes nothing."""
 

@@ -1,7 +1,7 @@
 """Players and tables for the application tests.
 
 `deck_for` spells out the deck order that deals the hands a test describes
-(RULES.md "The deal"); `Player` picks a legal move the way a plausible player
+(docs/rules.md "The deal"); `Player` picks a legal move the way a plausible player
 would (melds first, a sensible discard), so random games end in tens of
 moves rather than thousands; `play_to_end` plays a whole game through the
 application and records what each command returned.
@@ -31,7 +31,7 @@ DISCARD = Draw(Source.DISCARD)
 
 
 def with_rules(**changes: object) -> RuleSet:
-    """The classic rules with `changes` (names as in RULES.md; `deals` drops the target)."""
+    """The classic rules with `changes` (names as in docs/rules.md; `deals` drops the target)."""
     return RuleSet.from_dict(dict(changes))
 
 

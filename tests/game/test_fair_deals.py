@@ -1,4 +1,4 @@
-"""Fair deals with strangers, in the application (API.md "Fairness").
+"""Fair deals with strangers, in the application (docs/fairness.md).
 
 A joiner's client seed is mixed into the deals of a game whose seed the
 server chose (bots or not), or refused where decks given at creation would

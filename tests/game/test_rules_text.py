@@ -1,4 +1,4 @@
-"""RULES.md through the application, on every store: the deal, the hand_size limit
+"""docs/rules.md through the application, on every store: the deal, the hand_size limit
 and the deal passing on after a void hand, as a stored game replays them.
 
 Expectations are worked out by hand from the rules text.

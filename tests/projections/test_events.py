@@ -1,4 +1,4 @@
-"""Each event as each caller sees it: the redaction rules of API.md, event by
+"""Each event as each caller sees it: the redaction rules of docs/api.md, event by
 event, on the game of tests/projections/recorded.py (Ann and Bob).
 
 A player learns its own cards, every face-up card and the counts of what is

@@ -1,0 +1,74 @@
+"""The documentation a newcomer follows is all in the repository: nothing points
+to a rules or contract page outside it, and every link between the pages
+(README.md, CHANGELOG.md, docs/, deploy/README.md) leads to a file and a
+heading that exist."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGES = [
+    ROOT / "README.md",
+    ROOT / "CHANGELOG.md",
+    ROOT / "deploy" / "README.md",
+    *sorted((ROOT / "docs").glob("*.md")),
+]
+SEARCHED = ("service", "tests", "bench", "docs", "deploy", "scripts", "openapi", ".ci")
+OUTSIDE = re.compile(r"(?<![\w/])(RULES|API)\.md|\(shared\)")
+"""The rules and contract pages as the service's first sessions knew them, kept
+outside the repository."""
+LINK = re.compile(r"\]\(([^)\s]+)\)")
+
+
+def searched_files() -> list[Path]:
+    files = [ROOT / "README.md", ROOT / "CHANGELOG.md", ROOT / "Dockerfile"]
+    for folder in SEARCHED:
+        files += [
+            path
+            for path in sorted((ROOT / folder).rglob("*"))
+            if path.is_file() and "__pycache__" not in path.parts and path != Path(__file__)
+        ]
+    return files
+
+
+def test_nothing_points_to_rules_or_a_contract_outside_the_repository() -> None:
+    found = [
+        f"{path.relative_to(ROOT)}:{number}: {line.strip()}"
+        for path in searched_files()
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if OUTSIDE.search(line)
+    ]
+    assert not found, "point into docs/ instead:\n" + "\n".join(found)
+
+
+def slug(heading: str) -> str:
+    """A heading's anchor as GitHub makes it."""
+    text = heading.strip().lower().replace("`", "")
+    text = re.sub(r"[^\w\- ]", "", text)
+    return text.replace(" ", "-")
+
+
+def anchors(page: Path) -> set[str]:
+    text = page.read_text(encoding="utf-8")
+    # Headings outside fenced code blocks.
+    prose = re.sub(r"^```.*?^```", "", text, flags=re.MULTILINE | re.DOTALL)
+    return {slug(heading) for heading in re.findall(r"^#+ (.+)$", prose, flags=re.MULTILINE)}
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda page: str(page.relative_to(ROOT)))
+def test_every_link_between_the_pages_leads_somewhere(page: Path) -> None:
+    broken = []
+    for target in LINK.findall(page.read_text(encoding="utf-8")):
+        if re.match(r"[a-z]+:", target):
+            continue  # another site
+        path, _, anchor = target.partition("#")
+        linked = (page.parent / path).resolve() if path else page
+        if not linked.exists():
+            broken.append(f"{target}: no such file")
+        elif anchor and linked.suffix == ".md" and anchor not in anchors(linked):
+            broken.append(f"{target}: no such heading")
+    assert not broken, f"{page.relative_to(ROOT)}: " + "; ".join(broken)
