@@ -91,12 +91,13 @@ def _breaks_a_cross_field_rule(case: Case[Any], response: Response) -> bool:
     seat people (422 invalid_seating), and a hand size that leaves no stock for that
     many seats (422 invalid_rules). Every other rule of a new game is in the schema."""
     code = _problem_code(response)
-    if response.status_code != 422 or not isinstance(case.body, dict):
+    body: Any = case.body
+    if response.status_code != 422 or not isinstance(body, dict):
         return False
     if code == "invalid_seating":
         return True
-    seats = case.body.get("seats") or len(case.body.get("players") or [])
-    hand_size = (case.body.get("rules") or {}).get("hand_size")
+    seats = body.get("seats") or len(body.get("players") or [])
+    hand_size = (body.get("rules") or {}).get("hand_size")
     return code == "invalid_rules" and hand_size is not None and not _deals(hand_size, seats)
 
 
@@ -168,7 +169,7 @@ class LinkedCalls(schema.as_state_machine()):  # type: ignore[misc]
         if not tokens or not _takes_a_token(case):
             return
         token = tokens.get(self._turns.get(game_id, 0), next(iter(tokens.values())))
-        case.headers = {**(case.headers or {}), "Authorization": f"Bearer {token}"}
+        case.headers["Authorization"] = f"Bearer {token}"
 
     def after_call(self, response: Response, case: Case[Any]) -> None:
         super().after_call(response, case)
