@@ -7,19 +7,22 @@ from __future__ import annotations
 
 import ast
 from pathlib import Path
+from typing import TypeVar
 
 from service.api.errors import _HTTP_CODES, ERROR_CODES, AuthError
 from service.api.protocol import HEADERS_TOO_LARGE
 from service.domain.errors import RummyError, all_error_classes
 from service.game.errors import GameServiceError
 
+T = TypeVar("T")
 API = Path(__file__).resolve().parents[2] / "service" / "api"
 RAISES_A_CODE = {"problem": 1, "LimitExceeded": 1}
 """Calls that make a problem, and the position of their `code` argument."""
 
 
-def _leaves(base: type) -> list[type]:
-    found, pending = [], [base]
+def _leaves(base: type[T]) -> list[type[T]]:
+    found: list[type[T]] = []
+    pending = [base]
     while pending:
         cls = pending.pop()
         pending.extend(cls.__subclasses__())
