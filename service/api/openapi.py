@@ -34,7 +34,8 @@ is built, so `/schema/openapi.json` and `rummy openapi` (which reads
 - says `security: []` on the public routes (litestar leaves it out);
 - adds OpenAPI links, so a client (and schemathesis' stateful phase) can
   follow a new game to its view, actions, events, replay and open seats
-  with the real game id and a real player token.
+  with the real game id (a link cannot carry a token: a security scheme is
+  no parameter, so each link's description says whose token to send).
 """
 
 from __future__ import annotations
@@ -64,7 +65,13 @@ from service.api.caps import Caps
 from service.api.convert import IF_MATCH_PATTERN
 from service.api.docs import problem_response, store_unavailable_response
 from service.api.printable import json_schema_pattern
-from service.domain.rules import GoingOut, smallest_hand_to_go_out
+from service.domain.rules import (
+    DECK_SIZE,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    GoingOut,
+    smallest_hand_to_go_out,
+)
 from service.projections.events import EventView
 
 _METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
@@ -180,16 +187,19 @@ def _slug(text: str) -> str:
 def _new_game_rules(components: dict[str, Any]) -> None:
     """The rules of a new game that span fields, in JSON Schema."""
     new_game = components["CreateGame"]
+    largest_hands = ", ".join(
+        f"{(DECK_SIZE - 2) // seats} for {seats} seats"
+        for seats in range(MIN_PLAYERS, MAX_PLAYERS + 1)
+    )
     new_game["description"] = (
         "Name the players, or give a number of open seats, or both (the named players take "
         "the first seats). The service also checks these rules, which span fields (422 "
         "`invalid_seating`, or `invalid_rules` for the hand size):\n\n"
-        "- there are 2 to 6 seats: `seats` if given (never fewer than the named players), "
-        "else one per named player;\n"
+        f"- there are {MIN_PLAYERS} to {MAX_PLAYERS} seats: `seats` if given (never fewer "
+        "than the named players), else one per named player;\n"
         "- at least one seat is for a person: open, or named without `bot`;\n"
         "- `dealer` is one of the seats;\n"
-        "- `rules.hand_size` leaves a stock: at most (52 - 2) / seats, rounded down (25 for "
-        "2 seats, 16 for 3, 12 for 4, 10 for 5, 8 for 6).\n\n"
+        f"- `rules.hand_size` leaves a stock after the upcard: at most {largest_hands}.\n\n"
         'For example `{"players": [{"name": "Ann"}], "seats": 3}` seats Ann '
         'and leaves two seats open; `{"players": [{"name": "Ann"}]}` alone is '
         '422 (one seat); `{"seats": 4, "rules": {"hand_size": 13}}` is 422 (13 '
