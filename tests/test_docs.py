@@ -6,6 +6,7 @@ heading that exist."""
 from __future__ import annotations
 
 import re
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -25,14 +26,18 @@ LINK = re.compile(r"\]\(([^)\s]+)\)")
 
 
 def searched_files() -> list[Path]:
+    """The repository's own files there (as git tracks them: not installed packages
+    such as tests/clients/node_modules, nor caches)."""
     files = [ROOT / "README.md", ROOT / "CHANGELOG.md", ROOT / "Dockerfile"]
-    for folder in SEARCHED:
-        files += [
-            path
-            for path in sorted((ROOT / folder).rglob("*"))
-            if path.is_file() and "__pycache__" not in path.parts and path != Path(__file__)
-        ]
-    return files
+    tracked = subprocess.run(
+        ["git", "ls-files", "--cached", "--others", "--exclude-standard", "--", *SEARCHED],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.splitlines()
+    files += [ROOT / name for name in sorted(tracked) if ROOT / name != Path(__file__)]
+    return [path for path in files if path.is_file()]
 
 
 def test_nothing_points_to_rules_or_a_contract_outside_the_repository() -> None:

@@ -9,7 +9,7 @@ from litestar import Litestar, Request
 from litestar.datastructures import State
 from litestar.di import Provide
 from litestar.openapi import OpenAPIConfig
-from litestar.openapi.spec import Components, SecurityScheme, Server
+from litestar.openapi.spec import Components, SecurityScheme, Server, Tag
 from litestar.plugins.problem_details import ProblemDetailsPlugin
 
 from service.api.access_log import RequestLog, json_logging, mask_also
@@ -116,10 +116,31 @@ def openapi_config() -> OpenAPIConfig:
                 "bearer": SecurityScheme(
                     type="http",
                     scheme="bearer",
-                    description="A player token (acts for one seat) or the admin token.",
+                    description=(
+                        "A player token (acts for one seat; `createGame` and `joinGame` "
+                        "return it, once) or the admin token. Each operation's `security` "
+                        "says whether it needs one: `[{}, {bearer: []}]` means a token is "
+                        "optional and changes what the answer shows."
+                    ),
                 )
             }
         ),
+        tags=[
+            Tag(
+                name="games",
+                description=(
+                    "Create and join games, read them as a player, the public or the "
+                    "admin, play actions, read and stream their events, replay a version."
+                ),
+            ),
+            Tag(
+                name="audit",
+                description="The complete, hash-chained event log of a game (docs/audit.md).",
+            ),
+            Tag(name="feed", description="Every event of every game in commit order (admin)."),
+            Tag(name="health", description="Liveness and readiness probes."),
+            Tag(name="operations", description="Prometheus metrics."),
+        ],
         use_handler_docstrings=False,
         path=SCHEMA_PATH,
         render_plugins=docs_pages(),

@@ -7,12 +7,11 @@ from uuid import UUID
 from litestar import Controller, Response, get
 from litestar.di import NamedDependency
 from litestar.openapi.datastructures import ResponseSpec
-from litestar.openapi.spec import Example
 from litestar.params import FromPath
 
 from service.api.auth import require_audit_reader, viewer_for
-from service.api.deps import ETAG, Authorization, Services, etag
-from service.api.docs import problems
+from service.api.deps import ETAG, OPTIONAL_BEARER, Authorization, Services, etag
+from service.api.docs import VerbatimExample, problems
 from service.projections.audit import AuditExport, audit_export
 
 _EXAMPLE = {
@@ -71,12 +70,13 @@ class AuditController(Controller):
             "is finished."
         ),
         response_headers=[ETAG],
+        security=OPTIONAL_BEARER,
         responses={
             200: ResponseSpec(
                 generate_examples=False,
                 data_container=AuditExport,
                 description="The audit export (docs/audit.md).",
-                examples=[Example(summary="A finished game (shortened)", value=_EXAMPLE)],
+                examples=[VerbatimExample(summary="A finished game (shortened)", value=_EXAMPLE)],
             ),
             **problems(401, 403, 404),
         },

@@ -25,7 +25,6 @@ from service.domain import actions as d
 from service.domain.cards import Card
 from service.domain.errors import InvalidSeating
 from service.domain.rules import RuleSet
-from service.domain.state import Source
 from service.game import commands as c
 from service.game import results as r
 from service.projections.events import event_view
@@ -76,7 +75,7 @@ def actions(body: s.ActionBody) -> list[d.Action]:
 def _action(action: s.Action) -> d.Action:
     match action:
         case s.DrawAction(source=source):
-            return d.Draw(Source(source))
+            return d.Draw(source)
         case s.MeldAction(cards=cards):
             return d.Meld(tuple(Card.parse(code) for code in cards))
         case s.LayOffAction(card=card, meld_id=meld_id):

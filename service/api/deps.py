@@ -91,26 +91,23 @@ class Services:
         return version is None or min(limit, version - after) > INLINE_EVENTS
 
 
+SecurityRequirements = list[dict[str, list[str]]]
+
+BEARER: SecurityRequirements = [{"bearer": []}]
+"""A route that needs a token (`Authorization: Bearer <token>`), the `bearer` scheme."""
+OPTIONAL_BEARER: SecurityRequirements = [{}, {"bearer": []}]
+"""A route anyone may call, whom a token makes someone (a player, the admin)."""
+NO_TOKEN: SecurityRequirements = []
+"""A public route that reads no token."""
+
+# The token is read from the header but documented as the `bearer` security scheme
+# of each route (`security=`): OpenAPI tools ignore a header parameter named
+# Authorization, so clients and Swagger UI's "Authorize" send only what the scheme says.
 Authorization = Annotated[
     str | None,
-    HeaderParameter(
-        name="Authorization",
-        required=False,
-        description="`Bearer <token>`: a player token, the admin token, or none (public).",
-    ),
+    HeaderParameter(name="Authorization", required=False, include_in_schema=False),
 ]
-
-AdminAuthorization = Annotated[
-    str | None,
-    HeaderParameter(
-        name="Authorization",
-        required=False,
-        description=(
-            "`Bearer <admin token>`, which lets a game with open seats have a chosen deal "
-            "(`seed` or `decks`); or none. Any other token is refused (401)."
-        ),
-    ),
-]
+"""`Bearer <token>`: a player token, the admin token, or none (public)."""
 
 ETAG = ResponseHeader(
     name="ETag", description='The game\'s version, quoted: `"12"`.', documentation_only=True

@@ -1,11 +1,15 @@
-"""OpenAPI documentation helpers: every error status a route can answer."""
+"""OpenAPI documentation helpers: every error status a route can answer, and
+examples that keep their nulls."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from http import HTTPStatus
+from typing import Any
 
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.openapi.spec import (
+    Example,
     OpenAPIHeader,
     OpenAPIMediaType,
     OpenAPIResponse,
@@ -14,39 +18,28 @@ from litestar.openapi.spec import (
     Schema,
 )
 
-from service.api.errors import PROBLEM_MEDIA_TYPE, Problem
+from service.api.errors import ERROR_CODES, PROBLEM_MEDIA_TYPE, Problem
 
-_MEANING: dict[int, str] = {
-    400: "The body is not JSON at all (`bad_request`).",
-    401: "A bad or missing token (`unauthorized`).",
-    403: "A token for another game, or the admin token where a player must act (`forbidden`); "
-    "a `seed` or `decks` for a game with open seats, without the admin token "
-    "(`explicit_deal_forbidden`).",
-    404: "No such game (`not_found`), or no such version (`version_not_found`).",
-    409: "The rules forbid this now (`not_your_turn`, `wrong_phase`, `card_not_in_hand`, "
-    "`invalid_meld`, `invalid_lay_off`, `discard_taken_card`, `would_strand_taken_card`, "
-    "`meld_limit`, `must_discard_last`, `lay_off_before_meld`, `unknown_meld`, `hand_over`, "
-    "`game_over`, `game_not_started`, `game_full`, `write_conflict`); a `client_seed` that "
-    "decks given at creation would leave unused (`client_seed_not_used`).",
-    412: "`If-Match` named an older version (`version_conflict`).",
-    413: "The body is larger than this service takes (`body_too_large`).",
-    422: "A malformed body or parameter (`invalid_body`, `invalid_request`, `unknown_card`, "
-    "`invalid_rules`, `invalid_deck`, `invalid_seating`, `idempotency_key_reused`, "
-    "`invalid_if_match`, `too_many_decks`).",
-    429: "Too many requests from this address or token (`rate_limited`): wait the "
-    "`Retry-After` seconds.",
-    503: "The event store does not answer, or cannot write (`not_ready`), or this server has "
-    "as many live streams open as it keeps (`too_many_streams`, with `Retry-After`).",
-}
-_STORE_UNAVAILABLE = (
-    "Service Unavailable. The event store cannot be reached, timed out or cannot write "
-    "(`store_unavailable`): try again after `Retry-After` seconds. An action may or may "
-    "not have been applied: resend it with the same `Idempotency-Key`, or read the game."
-)
+
+@dataclass
+class VerbatimExample(Example):
+    """An example whose value is rendered as given: litestar drops every null from an
+    example's value, which makes an example of a required nullable field invalid."""
+
+    def to_schema(self) -> dict[str, Any]:
+        rendered = super().to_schema()
+        rendered["value"] = self.value
+        return rendered
 
 
 def _description(status: int) -> str:
-    return f"{HTTPStatus(status).phrase}. {_MEANING[status]}"
+    """The status and every code it may come with, from the one table of codes."""
+    codes = "; ".join(
+        f"{error.meaning.rstrip('.')} (`{code}`)"
+        for code, error in ERROR_CODES.items()
+        if error.status == status
+    )
+    return f"{HTTPStatus(status).phrase}. {codes}."
 
 
 def problems(*statuses: int) -> dict[int, ResponseSpec]:
@@ -70,7 +63,10 @@ def problem_response(status: int) -> OpenAPIResponse:
 
 def store_unavailable_response() -> OpenAPIResponse:
     """The 503 any route that uses the event store may answer (errors.py)."""
-    response = _problem_response(_STORE_UNAVAILABLE)
+    response = _problem_response(
+        f"Service Unavailable. {ERROR_CODES['store_unavailable'].meaning} An action may or may "
+        "not have been applied: resend it with the same `Idempotency-Key`, or read the game."
+    )
     response.headers = {
         "Retry-After": OpenAPIHeader(
             schema=Schema(type=OpenAPIType.INTEGER, minimum=1),

@@ -9,13 +9,12 @@ from uuid import UUID
 from litestar import Controller, get
 from litestar.di import NamedDependency
 from litestar.openapi.datastructures import ResponseSpec
-from litestar.openapi.spec import Example
 from litestar.params import QueryParameter
 
 from service.api import schemas as s
 from service.api.auth import require_admin
-from service.api.deps import Authorization, Services
-from service.api.docs import problems
+from service.api.deps import BEARER, Authorization, Services
+from service.api.docs import VerbatimExample, problems
 from service.domain.rules import RuleSet
 from service.game.application import RummyApplication
 from service.game.results import FeedEntry
@@ -60,6 +59,7 @@ class FeedController(Controller):
         "/",
         operation_id="getFeed",
         summary="Every event of every game in commit order (admin)",
+        security=BEARER,
         description=(
             "For platforms that build their own projections. Page with `after`: start at 0, "
             "then pass the `next_after` of each page. Positions only grow but may skip "
@@ -71,7 +71,7 @@ class FeedController(Controller):
                 generate_examples=False,
                 data_container=s.FeedPage,
                 description="A page of the feed.",
-                examples=[Example(summary="Two events of two games", value=_EXAMPLE)],
+                examples=[VerbatimExample(summary="Two events of two games", value=_EXAMPLE)],
             ),
             **problems(401, 403, 422),
         },

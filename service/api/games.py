@@ -18,7 +18,15 @@ from litestar.params import FromPath, HeaderParameter, JSONBody, QueryParameter
 from service.api import convert
 from service.api import schemas as s
 from service.api.auth import require_admin_or_nobody, require_player, viewer_for
-from service.api.deps import ETAG, AdminAuthorization, Authorization, Services, etag
+from service.api.deps import (
+    BEARER,
+    ETAG,
+    NO_TOKEN,
+    OPTIONAL_BEARER,
+    Authorization,
+    Services,
+    etag,
+)
 from service.api.docs import problems
 from service.config import MAX_EVENTS_PAGE
 from service.projections.views import GameView, Viewer, game_view
@@ -63,9 +71,13 @@ class GamesController(Controller):
             "`seed` or `decks` (`deal: explicit`): that only with every seat filled now (named "
             "players and bots), or with the admin token (else 403 `explicit_deal_forbidden`). "
             "A `client_seed` with `decks` is refused (409 `client_seed_not_used`): the decks "
-            "would deal as given. Any token but the admin's is refused (401)."
+            "would deal as given. Any token but the admin's is refused (401). The rules "
+            "that span fields (how many seats, the dealer, the hand size) are in the "
+            "`CreateGame` schema's description; breaking one is 422 `invalid_seating` or "
+            "`invalid_rules`."
         ),
         throttle="create",
+        security=OPTIONAL_BEARER,
         request_body_examples=[
             Example(
                 summary="Two named players, classic rules",
@@ -85,7 +97,7 @@ class GamesController(Controller):
         self,
         services: NamedDependency[Services],
         data: JSONBody[s.CreateGame],
-        authorization: AdminAuthorization = None,
+        authorization: Authorization = None,
     ) -> Response[s.CreatedGame]:
         def work() -> Response[s.CreatedGame]:
             by_admin = require_admin_or_nobody(authorization, services.admin_token)
@@ -103,6 +115,7 @@ class GamesController(Controller):
         responses=problems(404, 409, 413, 422, 429),
         response_headers=[ETAG],
         throttle="join",
+        security=NO_TOKEN,
         description=(
             "Take the first open seat. A `client_seed` is mixed into every deal from the "
             "first on; a game dealt from decks chosen at creation (its view says `deal: "
@@ -133,8 +146,15 @@ class GamesController(Controller):
         "/{game_id:uuid}",
         operation_id="getGame",
         summary="The game as the caller may see it",
+        description=(
+            "Without a token, the public view: every face-up card and the count of every "
+            "hidden one. With a player's token, that player's view adds `my_seat`, `my_hand` "
+            "and `legal` (what the player may do now: play one of these and the move is "
+            "legal). With the admin token, `hidden` adds every face-down card."
+        ),
         responses=problems(401, 403, 404),
         response_headers=[ETAG],
+        security=OPTIONAL_BEARER,
     )
     async def get_game(
         self,
@@ -153,11 +173,18 @@ class GamesController(Controller):
         "/{game_id:uuid}/actions",
         operation_id="playActions",
         summary="Play one action, or a list applied all or nothing",
-        security=[{"bearer": []}],
+        description=(
+            "A player's token plays for its seat: draw (`stock` or `discard`), meld, lay off, "
+            "discard. A list is applied all or nothing, in order. The answer is the player's "
+            "view after the last action (and any computer players' turns after it). A move "
+            "the rules forbid now is 409 with the rule's `code`, and changes nothing. Send an "
+            "`Idempotency-Key` to retry safely, `If-Match` to act only on the version you saw."
+        ),
         status_code=200,
         responses=problems(401, 403, 404, 409, 412, 413, 422, 429),
         response_headers=[ETAG],
         throttle="action",
+        security=BEARER,
         request_body_examples=[
             Example(summary="Draw from the stock", value={"type": "draw", "source": "stock"}),
             Example(summary="Lay a meld", value={"type": "meld", "cards": ["7H", "8H", "9H"]}),
@@ -196,8 +223,16 @@ class GamesController(Controller):
         "/{game_id:uuid}/events",
         operation_id="listEvents",
         summary="The game's events after a version, redacted for the caller",
+        description=(
+            "Oldest first, each with its `version`; a player sees its own cards and every "
+            "face-up card, the public no hidden card, the admin every card. Page with "
+            "`after`: while `more` is true, ask again with `after` the last event's version. "
+            "A newer service may add event types: skip an event whose `type` you do not know "
+            "(the `UnknownEvent` schema)."
+        ),
         responses=problems(401, 403, 404, 422),
         response_headers=[ETAG],
+        security=OPTIONAL_BEARER,
     )
     async def list_events(
         self,
@@ -235,8 +270,13 @@ class GamesController(Controller):
         "/{game_id:uuid}/replay",
         operation_id="replayGame",
         summary="The caller's view as it was at a version",
+        description=(
+            "The view `getGame` gave this caller when the game was at `version`, rebuilt "
+            "from the events (404 `version_not_found` past the game's version)."
+        ),
         responses=problems(401, 403, 404, 422),
         response_headers=[ETAG],
+        security=OPTIONAL_BEARER,
     )
     async def replay_game(
         self,

@@ -19,6 +19,7 @@ import anyio.to_thread
 from litestar import Controller, Response, get
 from litestar.di import NamedDependency
 
+from service.api.deps import NO_TOKEN
 from service.api.docs import problems
 from service.api.errors import problem
 from service.api.schemas import Health
@@ -67,7 +68,16 @@ def _named(error: Exception) -> str:
 class HealthController(Controller):
     tags = ["health"]  # noqa: RUF012 - litestar reads it as a class attribute
 
-    @get("/health", operation_id="health", summary="Liveness: the process answers")
+    @get(
+        "/health",
+        operation_id="health",
+        summary="Liveness: the process answers",
+        description=(
+            "Always 200 while the process serves requests; never asks the event store, so "
+            "an outage of the database does not restart every replica."
+        ),
+        security=NO_TOKEN,
+    )
     async def health(self) -> Health:
         return Health(status="ok")
 
@@ -75,7 +85,14 @@ class HealthController(Controller):
         "/ready",
         operation_id="ready",
         summary="Readiness: the event store answers, and writes if a write failed",
+        description=(
+            "200 when this process can serve games now: the event store answers a read "
+            "and, if a write failed since the last one that succeeded, a test write. "
+            "Answered within `RUMMY_READY_TIMEOUT` seconds whatever the store does; 503 "
+            "`not_ready` says why not."
+        ),
         responses=problems(503),
+        security=NO_TOKEN,
     )
     async def ready(self, readiness: NamedDependency[Readiness]) -> Response[Health]:
         reason = await readiness.problem()

@@ -32,7 +32,7 @@ from prometheus_client.multiprocess import MultiProcessCollector
 
 from service.api.access_log import route_of
 from service.api.auth import require_metrics_reader
-from service.api.deps import Authorization, Services
+from service.api.deps import OPTIONAL_BEARER, Authorization, Services
 from service.api.docs import problems
 
 ACTION_ROUTE = "/games/{game_id}/actions"
@@ -199,6 +199,7 @@ class MetricsController(Controller):
             "send it, or the admin token, as `Authorization: Bearer <token>`."
         ),
         media_type="text/plain",
+        security=OPTIONAL_BEARER,
         responses={
             200: ResponseSpec(
                 generate_examples=False,

@@ -8,12 +8,16 @@ is built, so `/schema/openapi.json` and `rummy openapi` (which reads
   the handler decodes (`strict_body` in bodies.py checks bodies against the
   same types), so nothing the decoder enforces is lost on the way (litestar
   drops a zero bound, the length of a nested list, closed objects);
-- adds the cross-field rules of a new game that JSON Schema can state: how
-  many seats the players and `seats` make (2 to 6, never fewer than the
-  named players), a seat for at least one person (not every seat a bot),
-  the dealer among them, a hand size that leaves a stock for that many
-  players, a target or a number of deals but not both, no rules under which
-  the game could never end, and a deck of 52 distinct cards;
+- describes the cross-field rules of a new game in words (how many seats the
+  players and `seats` make, a person among them, the dealer among them, a
+  hand size that leaves a stock for that many players): schemas that state
+  them branch by seat count, which client generators cannot parse
+  (openapi-python-client drops the operation), so the service checks them
+  (422 `invalid_seating`, `invalid_rules`). What needs no branches stays
+  in the schema: a target or a number of deals but not both, no rules under
+  which the game could never end, a deck of 52 distinct cards;
+- leaves every optional field of a request out of `required` without a
+  `default: null` (openapi-typescript makes a field with a default required);
 - states this deployment's caps (`Caps`: deck orders, `max_turns`, `recycles`)
   as the bounds of a new game, so a body valid against the document served is
   never refused for them;
@@ -24,16 +28,21 @@ is built, so `/schema/openapi.json` and `rummy openapi` (which reads
   problem+json, and drops the 400 it documents where there is no body;
 - documents the 503 `store_unavailable` (with `Retry-After`) of every route
   that reads or writes the event store (errors.py maps it, not the handlers);
+- names the union of events `Event`: a `KnownEvent` (with a `discriminator`
+  on `type`) or an `UnknownEvent`, a type a newer service may add, so a
+  client generated from this document reads a page holding one (and skips it);
+- says `security: []` on the public routes (litestar leaves it out);
 - adds OpenAPI links, so a client (and schemathesis' stateful phase) can
   follow a new game to its view, actions, events, replay and open seats
-  with the real game id and a real player token.
+  with the real game id (a link cannot carry a token: a security scheme is
+  no parameter, so each link's description says whose token to send).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, get_args
 
 import msgspec
 from litestar import Litestar
@@ -63,6 +72,7 @@ from service.domain.rules import (
     GoingOut,
     smallest_hand_to_go_out,
 )
+from service.projections.events import EventView
 
 _METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 _REF_TEMPLATE = "#/components/schemas/{name}"
@@ -83,7 +93,9 @@ def finish_openapi(app: Litestar, caps: Caps) -> OpenAPI:
     document = app.openapi_schema
     operations = dict(_operations(document))
     handlers = dict(_handlers(app))
+    _public_routes(operations, handlers)
     _request_bodies(document, operations, handlers, caps)
+    _events(document)
     _body_problems(operations)
     _store_problems(operations)
     _headers(operations)
@@ -105,6 +117,15 @@ def _handlers(app: Litestar) -> Iterator[tuple[str, HTTPRouteHandler]]:
             for handler in route.route_handlers:
                 if isinstance(handler.operation_id, str):
                     yield handler.operation_id, handler
+
+
+def _public_routes(operations: dict[str, Operation], handlers: dict[str, HTTPRouteHandler]) -> None:
+    """`security: []` where a route says it reads no token: litestar leaves an empty
+    requirement out, and a route without `security` says nothing about tokens."""
+    for operation_id, operation in operations.items():
+        handler = handlers.get(operation_id)
+        if handler is not None and handler.security == []:
+            operation.security = []
 
 
 def _request_bodies(
@@ -129,6 +150,7 @@ def _request_bodies(
     schemas, components = msgspec.json.schema_components(types, ref_template=_REF_TEMPLATE)
     _new_game_rules(components)
     _json_schema_patterns(components)
+    _no_null_defaults(components)
     _caps(components, caps)
     registry = document.components.schemas
     if registry is None:
@@ -165,17 +187,24 @@ def _slug(text: str) -> str:
 def _new_game_rules(components: dict[str, Any]) -> None:
     """The rules of a new game that span fields, in JSON Schema."""
     new_game = components["CreateGame"]
+    largest_hands = ", ".join(
+        f"{(DECK_SIZE - 2) // seats} for {seats} seats"
+        for seats in range(MIN_PLAYERS, MAX_PLAYERS + 1)
+    )
     new_game["description"] = (
         "Name the players, or give a number of open seats, or both (the named players take "
-        "the first seats). There are 2 to 6 seats (`seats`, else one per named player), "
-        "at least one of them for a person (open, or named without `bot`); `dealer` is one "
-        "of them; `rules.hand_size` leaves at least one card for the stock after the upcard, "
-        "and with `rules.exhausted` void (the default) it is at least 2 (3 under "
-        "`going_out` discard), or the game could never end."
+        "the first seats). The service also checks these rules, which span fields (422 "
+        "`invalid_seating`, or `invalid_rules` for the hand size):\n\n"
+        f"- there are {MIN_PLAYERS} to {MAX_PLAYERS} seats: `seats` if given (never fewer "
+        "than the named players), else one per named player;\n"
+        "- at least one seat is for a person: open, or named without `bot`;\n"
+        "- `dealer` is one of the seats;\n"
+        f"- `rules.hand_size` leaves a stock after the upcard: at most {largest_hands}.\n\n"
+        'For example `{"players": [{"name": "Ann"}], "seats": 3}` seats Ann '
+        'and leaves two seats open; `{"players": [{"name": "Ann"}]}` alone is '
+        '422 (one seat); `{"seats": 4, "rules": {"hand_size": 13}}` is 422 (13 '
+        "cards each leave no stock for 4 players)."
     )
-    new_game["anyOf"] = [
-        branch for seats in range(MIN_PLAYERS, MAX_PLAYERS + 1) for branch in _seating(seats)
-    ]
     deck = new_game["properties"]["decks"]["anyOf"][0]["items"]
     deck["uniqueItems"] = True
     components["Rules"]["not"] = {
@@ -187,6 +216,20 @@ def _new_game_rules(components: dict[str, Any]) -> None:
         {"not": _never_ending(smallest_hand_to_go_out(GoingOut.ANY))},
         {"not": _never_ending(smallest_hand_to_go_out(GoingOut.DISCARD), GoingOut.DISCARD)},
     ]
+
+
+def _no_null_defaults(schema: Any) -> None:
+    """Drop every `default: null` (msgspec's, for a field that may be left out): a
+    field left out of `required` is optional already, and openapi-typescript makes a
+    field with a default required in the types it generates."""
+    if isinstance(schema, dict):
+        if "default" in schema and schema["default"] is None:
+            del schema["default"]
+        for value in schema.values():
+            _no_null_defaults(value)
+    elif isinstance(schema, list):
+        for item in schema:
+            _no_null_defaults(item)
 
 
 def _caps(components: dict[str, Any], caps: Caps) -> None:
@@ -220,50 +263,76 @@ def _never_ending(smallest: int, going_out: GoingOut | None = None) -> dict[str,
     return never
 
 
-_A_PERSON = {
-    "description": "A person, not a bot: no `bot`, or a null one.",
-    "not": {"required": ["bot"], "properties": {"bot": {"type": "string"}}},
-}
+_EVENT = "Event"
+_KNOWN_EVENT = "KnownEvent"
+_UNKNOWN_EVENT = "UnknownEvent"
 
 
-def _seating(seats: int) -> list[dict[str, Any]]:
-    """The two ways to seat `seats` players: `seats` given (with at most that many
-    named), or no `seats` and exactly that many named. Either way a person has a
-    seat: an open one, or a named player who is no bot."""
-    # `maximum`, `maxItems` and `contains` constrain only a number or an array:
-    # a null passes them.
-    within = {
-        "dealer": {"maximum": seats - 1},
-        "rules": {"properties": {"hand_size": {"maximum": (DECK_SIZE - 2) // seats}}},
-    }
-    return [
-        {
-            "title": f"{seats} seats",
-            "required": ["seats"],
+def _events(document: OpenAPI) -> None:
+    """Name the union of events `Event`, with a discriminator and room for new types,
+    and point every list of events at it."""
+    registry = document.components.schemas
+    assert registry is not None
+    views = get_args(EventView)
+    tags = {view.__struct_config__.tag: view.__name__ for view in views}
+    known = sorted(str(tag) for tag in tags)
+    registry[_UNKNOWN_EVENT] = _Verbatim(
+        verbatim={
+            "title": _UNKNOWN_EVENT,
+            "description": (
+                "An event of a type this document does not list. A newer service may add "
+                "event types (a client generated from this document still reads a page "
+                "holding one): skip it, and read on. The types `KnownEvent` lists never "
+                "come in this shape."
+            ),
+            "type": "object",
             "properties": {
-                "seats": {"const": seats},
-                "players": {
-                    "maxItems": seats,
-                    "anyOf": [{"maxItems": seats - 1}, {"contains": _A_PERSON}],
-                },
-                **within,
+                "type": {"type": "string", "not": {"enum": known}},
+                "version": {"type": "integer"},
+                "at": {"type": "string", "format": "date-time"},
+                "seat": {"type": "integer"},
             },
-        },
-        {
-            "title": f"{seats} named players",
-            "required": ["players"],
-            "properties": {
-                "seats": {"type": "null"},
-                "players": {
-                    "type": "array",
-                    "minItems": seats,
-                    "maxItems": seats,
-                    "contains": _A_PERSON,
+            "required": ["type", "version", "at"],
+        }
+    )
+    registry[_KNOWN_EVENT] = _Verbatim(
+        verbatim={
+            "title": _KNOWN_EVENT,
+            "description": "An event of a type this document lists, told apart by `type`.",
+            "oneOf": [{"$ref": _REF_TEMPLATE.format(name=view.__name__)} for view in views],
+            "discriminator": {
+                "propertyName": "type",
+                "mapping": {
+                    str(tag): _REF_TEMPLATE.format(name=name) for tag, name in tags.items()
                 },
-                **within,
             },
-        },
-    ]
+        }
+    )
+    registry[_EVENT] = _Verbatim(
+        verbatim={
+            "title": _EVENT,
+            "description": (
+                "One event of a game: every event has `version` (its place in the game), "
+                "`type`, `at` and, when a seat caused it, `seat`. Either one of the types "
+                "this document lists (`KnownEvent`), or one a newer service added "
+                "(`UnknownEvent`: skip it)."
+            ),
+            "oneOf": [
+                {"$ref": _REF_TEMPLATE.format(name=_KNOWN_EVENT)},
+                {"$ref": _REF_TEMPLATE.format(name=_UNKNOWN_EVENT)},
+            ],
+        }
+    )
+    event = Reference(ref=_REF_TEMPLATE.format(name=_EVENT))
+    for name, field_name in (("EventsPage", "events"), ("FeedItem", "event")):
+        schema = registry[name]
+        assert isinstance(schema, Schema)
+        assert schema.properties is not None
+        listed = schema.properties[field_name]
+        if isinstance(listed, Schema) and listed.type == OpenAPIType.ARRAY:
+            listed.items = event
+        else:
+            schema.properties[field_name] = event
 
 
 def _body_problems(operations: dict[str, Operation]) -> None:
@@ -325,55 +394,54 @@ def _not_null(schema: Schema) -> None:
         schema.one_of = kept
 
 
-# Runtime expressions (OpenAPI "Link Object"): where each value comes from.
+# Runtime expressions (OpenAPI "Link Object"): where each value comes from. A link
+# cannot carry the token (it is a security scheme, not a parameter): its
+# description says whose token to send.
 _GAME_ID = "$response.body#/game_id"
 _VERSION = "$response.body#/version"
-_SAME_CALLER = "$request.header.Authorization"
 # A player's view lists its legal moves: the links play them.
 _DRAW = {"type": "draw", "source": "stock"}
 _LEGAL_MELD = {"type": "meld", "cards": "$response.body#/legal/melds/0"}
 _LEGAL_DISCARD = {"type": "discard", "card": "$response.body#/legal/discard/0"}
 
-
-def _player(pointer: str) -> str:
-    return f"Bearer {{$response.body#{pointer}}}"
+_A_PLAYER = "as a player: send a `token` of `players` as the bearer token"
+_JOINED = "as the player who joined: send the `token` returned as the bearer token"
+_SAME = "with the same token (or none)"
 
 
 def _links(operations: dict[str, Operation]) -> None:
-    first_player = _player("/players/0/token")
-    joined_player = _player("/token")
     follow: dict[tuple[str, str], dict[str, Link]] = {
         ("createGame", "201"): {
-            "GetGameAsFirstPlayer": _link("getGame", first_player),
-            "PlayAsFirstPlayer": _link("playActions", first_player),
-            "DrawFromStockAsFirstPlayer": _link("playActions", first_player, body=_DRAW),
-            "ListEventsAsFirstPlayer": _link("listEvents", first_player),
-            "ReplayAsFirstPlayer": _link("replayGame", first_player, version=True),
-            "JoinGame": _link("joinGame", None),
+            "GetGame": _link("getGame", _A_PLAYER),
+            "PlayActions": _link("playActions", _A_PLAYER),
+            "DrawFromStock": _link("playActions", _A_PLAYER, body=_DRAW),
+            "ListEvents": _link("listEvents", _A_PLAYER),
+            "Replay": _link("replayGame", _A_PLAYER, version=True),
+            "JoinGame": _link("joinGame", "without a token"),
         },
         ("joinGame", "201"): {
-            "GetGameAsJoinedPlayer": _link("getGame", joined_player),
-            "PlayAsJoinedPlayer": _link("playActions", joined_player),
-            "ListEventsAsJoinedPlayer": _link("listEvents", joined_player),
-            "JoinAgain": _link("joinGame", None),
+            "GetGame": _link("getGame", _JOINED),
+            "PlayActions": _link("playActions", _JOINED),
+            "ListEvents": _link("listEvents", _JOINED),
+            "JoinAgain": _link("joinGame", "without a token"),
         },
         ("playActions", "200"): {
-            "GetGameAgain": _link("getGame", _SAME_CALLER),
-            "PlayAgain": _link("playActions", _SAME_CALLER),
-            "LayALegalMeld": _link("playActions", _SAME_CALLER, body=_LEGAL_MELD),
-            "DiscardALegalCard": _link("playActions", _SAME_CALLER, body=_LEGAL_DISCARD),
-            "ListEvents": _link("listEvents", _SAME_CALLER),
-            "ReplayThisVersion": _link("replayGame", _SAME_CALLER, version=True),
+            "GetGameAgain": _link("getGame", _SAME),
+            "PlayAgain": _link("playActions", _SAME),
+            "LayALegalMeld": _link("playActions", _SAME, body=_LEGAL_MELD),
+            "DiscardALegalCard": _link("playActions", _SAME, body=_LEGAL_DISCARD),
+            "ListEvents": _link("listEvents", _SAME),
+            "ReplayThisVersion": _link("replayGame", _SAME, version=True),
         },
         ("getGame", "200"): {
-            "ReplayThisVersion": _link("replayGame", _SAME_CALLER, version=True),
-            "ListEvents": _link("listEvents", _SAME_CALLER),
-            "DrawFromStock": _link("playActions", _SAME_CALLER, body=_DRAW),
-            "LayALegalMeld": _link("playActions", _SAME_CALLER, body=_LEGAL_MELD),
-            "DiscardALegalCard": _link("playActions", _SAME_CALLER, body=_LEGAL_DISCARD),
+            "ReplayThisVersion": _link("replayGame", _SAME, version=True),
+            "ListEvents": _link("listEvents", _SAME),
+            "DrawFromStock": _link("playActions", _SAME, body=_DRAW),
+            "LayALegalMeld": _link("playActions", _SAME, body=_LEGAL_MELD),
+            "DiscardALegalCard": _link("playActions", _SAME, body=_LEGAL_DISCARD),
         },
         ("listEvents", "200"): {
-            "ReplayThisVersion": _link("replayGame", _SAME_CALLER, version=True),
+            "ReplayThisVersion": _link("replayGame", _SAME, version=True),
         },
     }
     for (operation_id, status), links in follow.items():
@@ -384,14 +452,17 @@ def _links(operations: dict[str, Operation]) -> None:
 
 def _link(
     target: str,
-    authorization: str | None,
+    caller: str,
     *,
     version: bool = False,
     body: dict[str, Any] | None = None,
 ) -> Link:
     parameters = {"path.game_id": _GAME_ID}
-    if authorization is not None:
-        parameters["header.Authorization"] = authorization
     if version:
         parameters["query.version"] = _VERSION
-    return Link(operation_id=target, parameters=parameters, request_body=body)
+    return Link(
+        operation_id=target,
+        parameters=parameters,
+        request_body=body,
+        description=f"The same game, {caller}.",
+    )

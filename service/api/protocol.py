@@ -25,7 +25,7 @@ from typing import Any
 import msgspec
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-from service.api.errors import PROBLEM_MEDIA_TYPE, Problem
+from service.api.errors import PROBLEM_MEDIA_TYPE, Problem, ProblemCode
 from service.config import DEFAULT_MAX_HEADER_BYTES
 
 HEADERS_TOO_LARGE = "headers_too_large"
@@ -86,7 +86,7 @@ class HeadLimitedProtocol(HttpToolsProtocol):
                     f"The request line and headers take more than {self.head_limit} bytes; "
                     "send fewer or shorter headers."
                 ),
-                code=HEADERS_TOO_LARGE,
+                code=ProblemCode(HEADERS_TOO_LARGE),
             )
         )
         head = (

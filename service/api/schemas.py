@@ -7,7 +7,7 @@ lists them and a bad code is refused by name before any rule runs.
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 import msgspec
 from msgspec import Meta
@@ -27,6 +27,7 @@ from service.domain.rules import (
     RummyBonus,
     Scoring,
 )
+from service.domain.state import Source
 from service.projections.events import EventView
 
 CardCode = StrEnum(  # type: ignore[misc]
@@ -122,7 +123,7 @@ class JoinGame(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
 class DrawAction(
     msgspec.Struct, kw_only=True, tag_field="type", tag="draw", forbid_unknown_fields=True
 ):
-    source: Literal["stock", "discard"]
+    source: Source
 
 
 class MeldAction(

@@ -37,7 +37,7 @@ from litestar.response import ServerSentEvent, ServerSentEventMessage
 
 from service.api import convert
 from service.api.auth import viewer_for
-from service.api.deps import Authorization, Services
+from service.api.deps import OPTIONAL_BEARER, Authorization, Services
 from service.api.docs import problems
 from service.api.errors import STORE_FAILURES
 from service.api.hub import EventHub, Place, Waiter
@@ -141,6 +141,7 @@ class StreamController(Controller):
             "which stops an EventSource."
         ),
         media_type="text/event-stream",
+        security=OPTIONAL_BEARER,
         responses={
             200: ResponseSpec(
                 generate_examples=False,

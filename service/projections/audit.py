@@ -21,6 +21,7 @@ import msgspec
 
 from service.audit.chain import ALGORITHM, FORMAT, genesis, link
 from service.domain.fairness import DealMode
+from service.domain.state import Status
 from service.projections.events import StoredEvent
 
 _SECRET_FIELDS = frozenset({"token_hash"})
@@ -75,7 +76,7 @@ class AuditExport(msgspec.Struct, kw_only=True):
     format: str
     game_id: str
     version: int
-    status: str
+    status: Status
     rules: dict[str, Any]
     players: list[AuditPlayer]
     seed_commitment: str
@@ -133,7 +134,7 @@ def audit_export(game_id: str, events: Sequence[StoredEvent]) -> AuditExport:
         previous = linked["hash"]
         exported.append(linked)
     finished = events[-1].event_type == "game_finished"
-    status = "finished" if finished else ("playing" if hands else "waiting")
+    status = Status.FINISHED if finished else (Status.PLAYING if hands else Status.WAITING)
     return AuditExport(
         format=FORMAT,
         game_id=game_id,

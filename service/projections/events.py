@@ -18,7 +18,9 @@ import msgspec
 from service.domain.cards import card_codes, parse_cards, sorted_cards
 from service.domain.deal import deal
 from service.domain.fairness import DealMode
+from service.domain.melds import End, MeldKind
 from service.domain.rules import RuleSet
+from service.domain.state import HandEnding, Source
 from service.projections.views import HandResultSeat, Viewer
 
 
@@ -85,21 +87,21 @@ class HandDealtView(_Event, tag="hand_dealt"):
 
 
 class CardDrawnView(_Event, tag="card_drawn"):
-    source: str
+    source: Source
     card: str | None = None
     """Absent when another player drew it from the stock."""
 
 
 class MeldLaidView(_Event, tag="meld_laid"):
     meld_id: str
-    kind: str
+    kind: MeldKind
     cards: list[str]
 
 
 class CardLaidOffView(_Event, tag="card_laid_off"):
     meld_id: str
     card: str
-    end: str
+    end: End
 
 
 class CardDiscardedView(_Event, tag="card_discarded"):
@@ -115,7 +117,7 @@ class StockRecycledView(_Event, tag="stock_recycled"):
 
 class HandEndedView(_Event, tag="hand_ended"):
     hand_number: int
-    how: str
+    how: HandEnding
     out_seat: int | None
     rummy: bool
     players: list[HandResultSeat]
@@ -170,15 +172,18 @@ def event_view(event: StoredEvent, viewer: Viewer, rules: RuleSet, players: int)
         case "card_drawn":
             visible = data["source"] == "discard" or viewer.sees_hand_of(event.seat)
             return CardDrawnView(
-                **envelope, source=data["source"], card=data["card"] if visible else None
+                **envelope, source=Source(data["source"]), card=data["card"] if visible else None
             )
         case "meld_laid":
             return MeldLaidView(
-                **envelope, meld_id=data["meld_id"], kind=data["kind"], cards=data["cards"]
+                **envelope,
+                meld_id=data["meld_id"],
+                kind=MeldKind(data["kind"]),
+                cards=data["cards"],
             )
         case "card_laid_off":
             return CardLaidOffView(
-                **envelope, meld_id=data["meld_id"], card=data["card"], end=data["end"]
+                **envelope, meld_id=data["meld_id"], card=data["card"], end=End(data["end"])
             )
         case "card_discarded":
             return CardDiscardedView(**envelope, card=data["card"])
@@ -219,7 +224,7 @@ def _hand_ended(envelope: dict[str, Any], data: dict[str, Any]) -> HandEndedView
     return HandEndedView(
         **envelope,
         hand_number=data["hand_number"],
-        how=data["how"],
+        how=HandEnding(data["how"]),
         out_seat=data["out_seat"],
         rummy=data["how"] == "rummy",
         players=[

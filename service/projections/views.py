@@ -19,8 +19,9 @@ import msgspec
 from service.domain import turns
 from service.domain.cards import card_codes, sorted_cards
 from service.domain.fairness import DealMode
+from service.domain.melds import MeldKind
 from service.domain.rules import RuleSet
-from service.domain.state import HandResult, Status, Table
+from service.domain.state import HandEnding, HandResult, Phase, Source, Status, Table
 
 
 class SeatInfo(Protocol):
@@ -84,7 +85,7 @@ class LaidOffCard(msgspec.Struct, kw_only=True):
 
 class MeldView(msgspec.Struct, kw_only=True):
     id: str
-    kind: str
+    kind: MeldKind
     cards: list[str]
     owner: int
     laid_off: list[LaidOffCard]
@@ -99,7 +100,7 @@ class LegalMoves(msgspec.Struct, kw_only=True):
     """A player view's `legal` block, in card codes (its name is the OpenAPI schema's);
     the domain's typed moves it shows are `turns.LegalMoves`."""
 
-    draw: list[str]
+    draw: list[Source]
     melds: list[list[str]]
     lay_offs: list[LayOffOption]
     discard: list[str]
@@ -115,8 +116,7 @@ class HandResultSeat(msgspec.Struct, kw_only=True):
 
 class LastHand(msgspec.Struct, kw_only=True):
     hand_number: int
-    how: str
-    """`out`, `rummy`, `exhausted` or `turn_cap`."""
+    how: HandEnding
     out_seat: int | None
     rummy: bool
     players: list[HandResultSeat]
@@ -138,13 +138,13 @@ class GameView(msgspec.Struct, kw_only=True, omit_defaults=True):
 
     game_id: str
     version: int
-    status: str
+    status: Status
     rules: dict[str, Any]
     players: list[PlayerSummary]
     hand_number: int
     dealer: int | None
     turn: int | None
-    phase: str | None
+    phase: Phase | None
     stock_count: int
     discard_top: str | None
     discard_count: int
@@ -169,13 +169,13 @@ def game_view(game: GameSnapshot, viewer: Viewer) -> GameView:
     view = GameView(
         game_id=str(game.game_id),
         version=game.version,
-        status=table.status.value,
+        status=table.status,
         rules=dict(_rules(table.rules)),  # a copy: the cached one is every view's
         players=_players(game),
         hand_number=table.hand_number,
         dealer=table.dealer,
         turn=None if hand is None or table.status is not Status.PLAYING else hand.turn,
-        phase=None if hand is None or table.status is not Status.PLAYING else hand.phase.value,
+        phase=None if hand is None or table.status is not Status.PLAYING else hand.phase,
         stock_count=0 if hand is None else len(hand.stock),
         discard_top=None if hand is None or not hand.discard else hand.discard[-1].code,
         discard_count=0 if hand is None else len(hand.discard),
@@ -204,7 +204,7 @@ def last_hand(result: HandResult) -> LastHand:
     cards are laid face up to be counted."""
     return LastHand(
         hand_number=result.hand_number,
-        how=result.how.value,
+        how=result.how,
         out_seat=result.out_seat,
         rummy=result.rummy,
         players=[
@@ -245,7 +245,7 @@ def _players(game: GameSnapshot) -> list[PlayerSummary]:
 def _meld(meld: Any) -> MeldView:
     return MeldView(
         id=meld.id,
-        kind=meld.kind.value,
+        kind=meld.kind,
         cards=card_codes(meld.cards),
         owner=meld.owner,
         laid_off=[LaidOffCard(card=card.code, seat=seat) for card, seat in meld.laid_off],
@@ -255,7 +255,7 @@ def _meld(meld: Any) -> MeldView:
 def _legal(table: Table, seat: int) -> LegalMoves:
     moves: turns.LegalMoves = turns.legal_moves(table, seat)
     return LegalMoves(
-        draw=[source.value for source in moves.draw],
+        draw=list(moves.draw),
         melds=[card_codes(cards) for cards in moves.melds],
         lay_offs=[
             LayOffOption(card=card.code, meld_id=meld_id) for card, meld_id in moves.lay_offs

@@ -1,0 +1,73 @@
+"""A TypeScript client generated from the committed document plays a whole game.
+
+openapi-typescript generates the types into a temporary directory (generated
+code is never committed), beside a copy of play.ts and tsconfig.json; the
+program must pass `tsc --strict` against them, then runs with tsx (every tool
+pinned in package.json) against a live `rummy serve`: it creates the README's
+game, plays what `legal` offers with each player's token (openapi-fetch's
+`headers`: the `bearer` scheme) until the game ends, reads the events and the
+audit export, and prints what it saw.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.clients.conftest import new_game_body
+from tests.clients.tools import HERE, NODE_MODULES, OPENAPI_PATH, npm_tool, run
+
+
+def generator_complaints(printed: str) -> list[str]:
+    """Every line openapi-typescript printed but its banner and its result line."""
+    return [
+        line
+        for line in printed.splitlines()
+        if line.strip() and not line.startswith(("✨ openapi-typescript", "🚀 "))
+    ]
+
+
+@pytest.fixture(scope="module")
+def program(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A directory with play.ts, its tsconfig and the generated schema.ts, type-checked."""
+    generator, tsc = npm_tool("openapi-typescript"), npm_tool("tsc")
+    into = tmp_path_factory.mktemp("typescript-client")
+    for name in ("play.ts", "tsconfig.json"):
+        shutil.copy(HERE / name, into / name)
+    (into / "package.json").write_text('{"type": "module"}\n', encoding="utf-8")
+    (into / "node_modules").symlink_to(NODE_MODULES, target_is_directory=True)
+
+    generated = run([generator, OPENAPI_PATH, "--output", into / "schema.ts"])
+    printed = (generated.stdout + generated.stderr).strip()
+    assert generated.returncode == 0, printed
+    complaints = generator_complaints(printed)
+    assert not complaints, "openapi-typescript warned:\n" + "\n".join(complaints)
+
+    checked = run([tsc, "--project", into, "--strict"])
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    return into
+
+
+def test_the_typescript_client_plays_a_whole_game(program: Path, server_url: str) -> None:
+    tsx = npm_tool("tsx")
+    played = run([tsx, program / "play.ts", server_url, json.dumps(new_game_body())], cwd=program)
+    assert played.returncode == 0, played.stdout + played.stderr
+    seen = json.loads(played.stdout)
+
+    assert seen["status"] == "finished"
+    assert seen["event_versions"] == list(range(1, seen["version"] + 1))
+    assert seen["event_types"][0] == "game_created"
+    assert seen["event_types"][-1] == "game_finished"
+    assert seen["audit_status"] == "finished"
+    assert seen["audit_length"] == seen["version"]
+    # The service agrees with what the program saw.
+    public = httpx.get(f"{server_url}/games/{seen['game_id']}", timeout=10).json()
+    assert (public["status"], public["winner"], public["version"]) == (
+        "finished",
+        seen["winner"],
+        seen["version"],
+    )
