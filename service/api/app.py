@@ -25,6 +25,7 @@ from service.api.log_writer import flush_logs
 from service.api.metrics import Metrics, MetricsController, RequestMetrics
 from service.api.openapi import finish_openapi
 from service.api.ops import cors_config, logging_config
+from service.api.problem_pages import ProblemPagesController
 from service.api.queries import strict_query
 from service.api.stream import StreamController
 from service.api.throttle import Throttle
@@ -58,6 +59,7 @@ def create_app(
             AuditController,
             FeedController,
             MetricsController,
+            ProblemPagesController,
         ],
         dependencies={
             "services": Provide(lambda: services, sync_to_thread=False),

@@ -51,15 +51,17 @@ def _description(status: int) -> str:
 
 def problems(*statuses: int) -> dict[int, ResponseSpec]:
     """The problem+json responses of a route, each documented."""
-    return {
-        status: ResponseSpec(
-            data_container=Problem,
-            description=_description(status),
-            media_type=PROBLEM_MEDIA_TYPE,
-            generate_examples=False,
-        )
-        for status in statuses
-    }
+    return {status: problem_spec(status, _MEANING[status]) for status in statuses}
+
+
+def problem_spec(status: int, meaning: str) -> ResponseSpec:
+    """A problem+json response of a route, with what it means there."""
+    return ResponseSpec(
+        data_container=Problem,
+        description=f"{HTTPStatus(status).phrase}. {meaning}",
+        media_type=PROBLEM_MEDIA_TYPE,
+        generate_examples=False,
+    )
 
 
 def problem_response(status: int) -> OpenAPIResponse:

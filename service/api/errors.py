@@ -36,6 +36,10 @@ The one place errors become HTTP:
 
     Answered by the server before the app (service/api/protocol.py): a request
     head over RUMMY_MAX_HEADER_BYTES is 431 headers_too_large.
+
+What each code means and what a client does about it is the table of
+service/api/problem_types.py: a problem's `type` is `/problems/<code>`, the
+page served there, and its `title` is that table's title of the code.
 """
 
 from __future__ import annotations
@@ -52,6 +56,7 @@ from eventsourcing import persistence
 from litestar.exceptions import HTTPException, ValidationException
 from litestar.plugins.problem_details import ProblemDetailsConfig, ProblemDetailsException
 
+from service.api.problem_types import PROBLEM_TYPES, type_uri
 from service.domain.errors import IllegalMove, InvalidInput, RummyError
 from service.game.errors import (
     ExplicitDealForbidden,
@@ -148,20 +153,26 @@ _HTTP_CODES: Mapping[int, str] = {
     406: "not_acceptable",
     413: "body_too_large",
     415: "unsupported_media_type",
+    429: "rate_limited",
     431: "headers_too_large",
-    429: "too_many_requests",
 }
 
 
 def problem(status: int, code: str, detail: str, **extra: Any) -> ProblemDetailsException:
-    title = HTTPStatus(status).phrase
     return ProblemDetailsException(
         status_code=status,
-        title=title,
+        title=problem_title(status, code),
         detail=detail,
-        type_=f"/problems/{code}",
+        type_=type_uri(code),
         extra={"code": code, **extra},
     )
+
+
+def problem_title(status: int, code: str) -> str:
+    """The title of `code`'s problem type (the status's phrase for a code the table
+    lacks, which tests/api/test_problem_pages.py does not let happen)."""
+    known = PROBLEM_TYPES.get(code)
+    return HTTPStatus(status).phrase if known is None else known.title
 
 
 def _from_rummy(error: RummyError) -> ProblemDetailsException:
