@@ -20,6 +20,7 @@ import msgspec
 
 from service.api import schemas as s
 from service.api.caps import Caps
+from service.api.conditional import TAG_SUFFIX
 from service.api.errors import problem
 from service.domain import actions as d
 from service.domain.cards import Card
@@ -31,8 +32,9 @@ from service.game import results as r
 from service.projections.events import event_view
 from service.projections.views import Viewer
 
-IF_MATCH_PATTERN = r'^[ \t]*(\*|(W/)?"[0-9]{1,12}"|[0-9]{1,12})[ \t]*$'
-"""What `If-Match` may hold: `"12"`, `W/"12"` or `12`; `*` is any version. The
+IF_MATCH_PATTERN = rf'^[ \t]*(\*|(W/)?"([0-9]{{1,12}}){TAG_SUFFIX}"|([0-9]{{1,12}}))[ \t]*$'
+"""What `If-Match` may hold: an `ETag` this service gave about the game (`"12"`,
+`"12.seat1"`, conditional.py), also as `W/"12"` or `12`; `*` is any version. The
 OpenAPI document states the same pattern (service/api/openapi.py)."""
 
 
@@ -107,8 +109,10 @@ def expected_version(if_match: str | None) -> int | None:
             "invalid_if_match",
             f'If-Match must be a quoted game version such as "12", not {if_match!r}.',
         )
-    value = matched.group(1)
-    return None if value == "*" else int(value.removeprefix("W/").strip('"'))
+    if matched.group(1) == "*":
+        return None
+    # The version of a quoted tag (group 3), or a bare one (the last group).
+    return int(matched.group(3) or matched.group(6))
 
 
 def stream_start(after: int, last_event_id: str | None) -> int:

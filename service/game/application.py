@@ -157,10 +157,13 @@ class RummyApplication(UnitOfWork):
         return GameState.of(game)
 
     def events_after(
-        self, game_id: UUID, after: int = 0, limit: int | None = None
+        self, game_id: UUID, after: int = 0, limit: int | None = None, upto: int | None = None
     ) -> list[GameEvent]:
-        """The game's stored events after version `after`, oldest first."""
-        found = cast(list[GameEvent], list(self.events.get(game_id, gt=after, limit=limit)))
+        """The game's stored events after version `after` (up to version `upto`, if
+        given), oldest first."""
+        found = cast(
+            list[GameEvent], list(self.events.get(game_id, gt=after, lte=upto, limit=limit))
+        )
         if not found and not list(self.events.get(game_id, desc=True, limit=1)):
             raise GameNotFound(f"There is no game {game_id}.")
         return found
