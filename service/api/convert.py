@@ -88,10 +88,21 @@ def _action(action: s.Action) -> d.Action:
 
 
 def idempotency(key: str | None, body: s.ActionBody) -> c.Idempotency | None:
-    """The application's key and body digest of an `Idempotency-Key`, None without one."""
+    """The application's key and body digest of an action's `Idempotency-Key`, None
+    without one. One action and a list of just it are the same request."""
+    return _keyed(key, _listed(body))
+
+
+def creation_idempotency(key: str | None, body: s.CreateGame | s.JoinGame) -> c.Idempotency | None:
+    """The same for creating or joining a game: the body as decoded, so two bodies
+    that mean the same (a field left out or given as null) are the same request."""
+    return _keyed(key, body)
+
+
+def _keyed(key: str | None, body: object) -> c.Idempotency | None:
     if key is None:
         return None
-    return c.Idempotency(key, hashlib.sha256(msgspec.json.encode(_listed(body))).hexdigest())
+    return c.Idempotency(key, hashlib.sha256(msgspec.json.encode(body)).hexdigest())
 
 
 def _listed(body: s.ActionBody) -> list[s.Action]:

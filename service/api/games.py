@@ -39,6 +39,22 @@ IdempotencyKey = Annotated[
         ),
     ),
 ]
+CreationKey = Annotated[
+    str | None,
+    HeaderParameter(
+        name="Idempotency-Key",
+        required=False,
+        min_length=16,
+        max_length=255,
+        description=(
+            "Repeating a key with the same body returns the first outcome (the same game "
+            "or seat, and the same tokens) and creates or joins nothing again, on any "
+            "replica, after restarts; another body with it is 422 "
+            "`idempotency_key_reused`. Whoever repeats the key gets the tokens: make it "
+            "a fresh random value (a UUID) and keep it as secret as they are."
+        ),
+    ),
+]
 IfMatch = Annotated[
     str | None,
     HeaderParameter(
@@ -88,7 +104,8 @@ class GamesController(Controller):
             "players and bots), or with the admin token (else 403 `explicit_deal_forbidden`). "
             "A `client_seed` with `decks` is refused (409 `client_seed_not_used`): the decks "
             "would deal as given. Any token but the admin's is refused (401). The `ETag` "
-            "is the public view's."
+            "is the public view's; with an `Idempotency-Key`, the key's first outcome is "
+            "kept (see the header)."
         ),
         throttle="create",
         request_body_examples=[
@@ -111,11 +128,14 @@ class GamesController(Controller):
         services: NamedDependency[Services],
         data: JSONBody[s.CreateGame],
         authorization: AdminAuthorization = None,
+        idempotency_key: CreationKey = None,
     ) -> Response[s.CreatedGame]:
         def work() -> Response[s.CreatedGame]:
             by_admin = require_admin_or_nobody(authorization, services.admin_token)
             new = convert.new_game(data, by_admin=by_admin, caps=services.caps)
-            created = services.games.create_game(new)
+            created = services.games.create_game(
+                new, convert.creation_idempotency(idempotency_key, data)
+            )
             headers = {
                 **etag(view_tag(created.version, PUBLIC)),
                 **game_location(created.game_id),
@@ -137,7 +157,8 @@ class GamesController(Controller):
             "first on; a game dealt from decks chosen at creation (its view says `deal: "
             "explicit` and its creation event names the decks) refuses one with 409 "
             "`client_seed_not_used` rather than ignore it. The `ETag` is the new "
-            "player's view's."
+            "player's view's; with an `Idempotency-Key`, the key's first outcome is kept "
+            "(see the header)."
         ),
         request_body_examples=[
             Example(summary="Join", value={"name": "Cleo"}),
@@ -152,9 +173,12 @@ class GamesController(Controller):
         services: NamedDependency[Services],
         game_id: FromPath[UUID],
         data: JSONBody[s.JoinGame],
+        idempotency_key: CreationKey = None,
     ) -> Response[s.JoinedSeat]:
         def work() -> Response[s.JoinedSeat]:
-            joined = services.games.join_game(game_id, convert.new_seat(data))
+            joined = services.games.join_game(
+                game_id, convert.new_seat(data), convert.creation_idempotency(idempotency_key, data)
+            )
             headers = {
                 **etag(view_tag(joined.version, Viewer(seat=joined.seat))),
                 **game_location(game_id),

@@ -1,10 +1,11 @@
 """HTTP conventions a client meets (docs/api.md, "HTTP conventions"): `Location` on
-201, conditional GETs (`If-None-Match` → 304), and CORS that lets a browser read
-what it needs."""
+201, conditional GETs (`If-None-Match` → 304), `Idempotency-Key` on creating and
+joining, and CORS that lets a browser read what it needs."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 from urllib.parse import urljoin
 
@@ -18,6 +19,7 @@ from service.bootstrap import bootstrap
 from service.config import Settings, Store
 from service.game.application import RummyApplication
 from tests.api.client import ADMIN, ADMIN_TOKEN, PUBLIC, Api, Game, Who, draw, tag
+from tests.game.stores import StoreUnderTest
 from tests.rates import NO_RATE_LIMITS
 
 TWO = [{"name": "Ann"}, {"name": "Bob"}]
@@ -211,6 +213,90 @@ def test_a_304_builds_no_view_reads_no_events_and_rebuilds_no_version(
     assert conditional(game, "", BOB, tags[""]).status_code == 304
     assert conditional(game, "/events", BOB, tags["/events"], after=0).status_code == 304
     assert conditional(game, "/replay", BOB, tags["/replay"], version=2).status_code == 304
+
+
+# --- Idempotency-Key on creating and joining ---------------------------------------
+
+
+def test_the_same_creation_twice_answers_alike_and_makes_one_game(api: Api) -> None:
+    body = {"players": TWO, "rules": {"target": 50}}
+    first = api.client.post("/games", json=body, headers=keyed())
+
+    again = api.client.post("/games", json=body, headers=keyed())
+
+    assert (first.status_code, again.status_code) == (201, 201)
+    assert again.json() == first.json()
+    for header in ("etag", "location"):
+        assert again.headers[header] == first.headers[header]
+
+
+def test_a_creation_key_with_another_body_is_422(api: Api) -> None:
+    api.client.post("/games", json={"players": TWO}, headers=keyed())
+
+    again = api.client.post("/games", json={"seats": 3}, headers=keyed())
+
+    assert again.status_code == 422
+    assert again.json()["code"] == "idempotency_key_reused"
+
+
+def test_two_identical_joins_with_one_key_take_one_seat(api: Api) -> None:
+    game = api.create(players=TWO[:1], seats=3)
+    url = f"/games/{game.id}/players"
+
+    first = api.client.post(url, json={"name": "Cleo"}, headers=keyed())
+    again = api.client.post(url, json={"name": "Cleo"}, headers=keyed())
+    other = api.client.post(url, json={"name": "Dan"}, headers=keyed())
+
+    assert (first.status_code, again.status_code) == (201, 201)
+    assert again.json() == first.json()
+    assert again.headers["etag"] == first.headers["etag"]
+    assert [player["name"] for player in game.view()["players"]] == ["Ann", "Cleo", None]
+    assert (other.status_code, other.json()["code"]) == (422, "idempotency_key_reused")
+
+
+@pytest.mark.parametrize("path", ["/games", "/games/{game_id}/players"])
+def test_a_creation_or_join_key_must_be_long_enough_to_be_a_secret(api: Api, path: str) -> None:
+    game = api.create(seats=2)
+    body = {"name": "Cleo"} if "players" in path else {"players": TWO}
+
+    response = api.client.post(path.format(game_id=game.id), json=body, headers=keyed("k" * 15))
+
+    assert response.status_code == 422
+    assert response.json()["code"] == "invalid_request"
+    assert api.client.post(
+        path.format(game_id=game.id), json=body, headers=keyed("k" * 16)
+    ).is_success
+
+
+@pytest.fixture
+def replicas(shared_store: StoreUnderTest) -> Iterator[tuple[TestClient[Litestar], ...]]:
+    """Two instances of the service on one store (SQLite, PostgreSQL)."""
+    settings = replace(shared_store.settings, **NO_RATE_LIMITS)
+    with (
+        TestClient(shared_store.bootstrap(settings).app) as one,
+        TestClient(shared_store.bootstrap(settings).app) as other,
+    ):
+        yield one, other
+
+
+def test_a_creation_and_a_join_are_answered_alike_by_another_instance(
+    replicas: tuple[TestClient[Litestar], ...],
+) -> None:
+    one, other = replicas
+    created = one.post("/games", json={"players": TWO[:1], "seats": 3}, headers=keyed())
+    url = f"/games/{created.json()['game_id']}/players"
+    joined = one.post(url, json={"name": "Cleo"}, headers=keyed(KEY + "-join"))
+
+    created_again = other.post("/games", json={"players": TWO[:1], "seats": 3}, headers=keyed())
+    joined_again = other.post(url, json={"name": "Cleo"}, headers=keyed(KEY + "-join"))
+    refused = other.post(url, json={"name": "Dan"}, headers=keyed(KEY + "-join"))
+
+    assert created_again.status_code == joined_again.status_code == 201
+    assert created_again.json() == created.json()
+    assert joined_again.json() == joined.json()
+    assert refused.json()["code"] == "idempotency_key_reused"
+    view = other.get(f"/games/{created.json()['game_id']}").json()
+    assert [player["name"] for player in view["players"]] == ["Ann", "Cleo", None]
 
 
 # --- CORS ---------------------------------------------------------------------------
