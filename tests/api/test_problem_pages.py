@@ -222,3 +222,4 @@ def test_a_code_the_service_never_answers_with_has_no_page(
 
     assert response.status_code == 404
     assert (problem["code"], problem["type"]) == ("not_found", "/problems/not_found")
+    assert client.get(problem["type"]).status_code == 200, "the 404's own type resolves"

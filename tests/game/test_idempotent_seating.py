@@ -48,6 +48,8 @@ def test_the_same_creation_twice_makes_one_game_and_answers_alike(games: RummyAp
     assert games.events_after(first.game_id) == stored
     assert games.last_position() == position, "no other game was made"
     assert games.state(first.game_id).seat_of(again.tokens[1]) == 1
+    # Without the key, the same body is a new game.
+    assert games.create_game(NAMED).game_id != first.game_id
 
 
 def test_a_creation_repeated_after_the_game_moved_on_still_answers_its_version(
@@ -91,10 +93,6 @@ def test_a_refused_creation_keeps_nothing_and_leaves_its_key_free(games: RummyAp
     created = games.create_game(OPEN, keyed("body-2"))
 
     assert games.state(created.game_id).version == created.version
-
-
-def test_without_a_key_every_creation_is_a_new_game(games: RummyApplication):
-    assert games.create_game(OPEN).game_id != games.create_game(OPEN).game_id
 
 
 def test_the_tokens_of_a_keyed_creation_are_not_the_tokens_of_another_key(
