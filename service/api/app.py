@@ -28,6 +28,7 @@ from service.api.log_writer import flush_logs
 from service.api.metrics import Metrics, MetricsController, RequestMetrics
 from service.api.openapi import finish_openapi
 from service.api.ops import cors_config, logging_config
+from service.api.problem_pages import ProblemPagesController
 from service.api.queries import strict_query
 from service.api.stream import StreamController
 from service.api.throttle import Throttle
@@ -64,6 +65,7 @@ def create_app(
             FeedController,
             MetricsController,
             home,
+            ProblemPagesController,
         ],
         dependencies={
             "services": Provide(lambda: services, sync_to_thread=False),
@@ -140,6 +142,10 @@ def openapi_config() -> OpenAPIConfig:
             Tag(name="feed", description="Every event of every game in commit order (admin)."),
             Tag(name="health", description="Liveness and readiness probes."),
             Tag(name="operations", description="Prometheus metrics."),
+            Tag(
+                name="problems",
+                description="What each error `code` means: the page a problem's `type` names.",
+            ),
         ],
         use_handler_docstrings=False,
         path=SCHEMA_PATH,

@@ -10,7 +10,8 @@ from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import FromPath
 
 from service.api.auth import require_audit_reader, viewer_for
-from service.api.deps import ETAG, OPTIONAL_BEARER, Authorization, Services, etag
+from service.api.conditional import VERSION_ETAG, etag, version_tag
+from service.api.deps import OPTIONAL_BEARER, Authorization, Services
 from service.api.docs import VerbatimExample, problems
 from service.projections.audit import AuditExport, audit_export
 
@@ -69,7 +70,7 @@ class AuditController(Controller):
             "time (the seed stays null until the game is finished); anyone may once the game "
             "is finished."
         ),
-        response_headers=[ETAG],
+        response_headers=[VERSION_ETAG],
         security=OPTIONAL_BEARER,
         responses={
             200: ResponseSpec(
@@ -91,7 +92,7 @@ class AuditController(Controller):
             state = services.games.state(game_id)
             require_audit_reader(state, viewer_for(state, authorization, services.admin_token))
             export = audit_export(str(game_id), services.games.events_after(game_id))
-            return Response(export, headers=etag(export.version))
+            return Response(export, headers=etag(version_tag(export.version)))
 
         # Every event of the game, at any length.
         return await services.run(work, heavy=True)

@@ -20,6 +20,7 @@ import msgspec
 
 from service.api import schemas as s
 from service.api.caps import Caps
+from service.api.conditional import TAG_SUFFIX
 from service.api.errors import problem
 from service.domain import actions as d
 from service.domain.cards import Card
@@ -30,8 +31,9 @@ from service.game import results as r
 from service.projections.events import event_view
 from service.projections.views import Viewer
 
-IF_MATCH_PATTERN = r'^[ \t]*(\*|(W/)?"[0-9]{1,12}"|[0-9]{1,12})[ \t]*$'
-"""What `If-Match` may hold: `"12"`, `W/"12"` or `12`; `*` is any version. The
+IF_MATCH_PATTERN = rf'^[ \t]*(\*|(W/)?"([0-9]{{1,12}}){TAG_SUFFIX}"|([0-9]{{1,12}}))[ \t]*$'
+"""What `If-Match` may hold: an `ETag` this service gave about the game (`"12"`,
+`"12.seat1"`, conditional.py), also as `W/"12"` or `12`; `*` is any version. The
 OpenAPI document states the same pattern (service/api/openapi.py)."""
 
 
@@ -85,10 +87,21 @@ def _action(action: s.Action) -> d.Action:
 
 
 def idempotency(key: str | None, body: s.ActionBody) -> c.Idempotency | None:
-    """The application's key and body digest of an `Idempotency-Key`, None without one."""
+    """The application's key and body digest of an action's `Idempotency-Key`, None
+    without one. One action and a list of just it are the same request."""
+    return _keyed(key, _listed(body))
+
+
+def creation_idempotency(key: str | None, body: s.CreateGame | s.JoinGame) -> c.Idempotency | None:
+    """The same for creating or joining a game: the body as decoded, so two bodies
+    that mean the same (a field left out or given as null) are the same request."""
+    return _keyed(key, body)
+
+
+def _keyed(key: str | None, body: object) -> c.Idempotency | None:
     if key is None:
         return None
-    return c.Idempotency(key, hashlib.sha256(msgspec.json.encode(_listed(body))).hexdigest())
+    return c.Idempotency(key, hashlib.sha256(msgspec.json.encode(body)).hexdigest())
 
 
 def _listed(body: s.ActionBody) -> list[s.Action]:
@@ -106,8 +119,10 @@ def expected_version(if_match: str | None) -> int | None:
             "invalid_if_match",
             f'If-Match must be a quoted game version such as "12", not {if_match!r}.',
         )
-    value = matched.group(1)
-    return None if value == "*" else int(value.removeprefix("W/").strip('"'))
+    if matched.group(1) == "*":
+        return None
+    # The version of a quoted tag (group 3), or a bare one (the last group).
+    return int(matched.group(3) or matched.group(6))
 
 
 def stream_start(after: int, last_event_id: str | None) -> int:

@@ -1,8 +1,8 @@
 """What every handler is given, and the one threading policy they all follow.
 
 `Services` is the handlers' one dependency on the game service (the
-application, the tokens, this deployment's caps); the header annotations and
-the `ETag` helper are shared by every controller that shows a game. The app
+application, the tokens, this deployment's caps); the header annotations are
+shared by every controller that shows a game (its `ETag`: conditional.py). The app
 (app.py) provides `services`, `hub`, `metrics` and `readiness` by name.
 
 Threading policy
@@ -37,7 +37,6 @@ from typing import Annotated, TypeVar
 from uuid import UUID
 
 import anyio.to_thread
-from litestar.datastructures import ResponseHeader
 from litestar.params import HeaderParameter
 
 from service.api.caps import Caps
@@ -108,13 +107,3 @@ Authorization = Annotated[
     HeaderParameter(name="Authorization", required=False, include_in_schema=False),
 ]
 """`Bearer <token>`: a player token, the admin token, or none (public)."""
-
-ETAG = ResponseHeader(
-    name="ETag", description='The game\'s version, quoted: `"12"`.', documentation_only=True
-)
-"""Documents the `ETag` of every response that shows a game (`etag` sets it)."""
-
-
-def etag(version: int) -> dict[str, str]:
-    """The headers of a response that shows a game at `version`."""
-    return {"ETag": f'"{version}"'}

@@ -18,7 +18,8 @@ from litestar.openapi.spec import (
     Schema,
 )
 
-from service.api.errors import ERROR_CODES, PROBLEM_MEDIA_TYPE, Problem
+from service.api.errors import PROBLEM_MEDIA_TYPE, Problem
+from service.api.problem_types import PROBLEM_TYPES
 
 
 @dataclass
@@ -32,27 +33,32 @@ class VerbatimExample(Example):
         return rendered
 
 
-def _description(status: int) -> str:
-    """The status and every code it may come with, from the one table of codes."""
-    codes = "; ".join(
+def _meaning(status: int) -> str:
+    """Every code `status` may come with, and what each means, from the one table."""
+    return "; ".join(
         f"{error.meaning.rstrip('.')} (`{code}`)"
-        for code, error in ERROR_CODES.items()
+        for code, error in PROBLEM_TYPES.items()
         if error.status == status
     )
-    return f"{HTTPStatus(status).phrase}. {codes}."
+
+
+def _description(status: int) -> str:
+    return f"{HTTPStatus(status).phrase}. {_meaning(status)}."
 
 
 def problems(*statuses: int) -> dict[int, ResponseSpec]:
     """The problem+json responses of a route, each documented."""
-    return {
-        status: ResponseSpec(
-            data_container=Problem,
-            description=_description(status),
-            media_type=PROBLEM_MEDIA_TYPE,
-            generate_examples=False,
-        )
-        for status in statuses
-    }
+    return {status: problem_spec(status, _meaning(status) + ".") for status in statuses}
+
+
+def problem_spec(status: int, meaning: str) -> ResponseSpec:
+    """A problem+json response of a route, with what it means there."""
+    return ResponseSpec(
+        data_container=Problem,
+        description=f"{HTTPStatus(status).phrase}. {meaning}",
+        media_type=PROBLEM_MEDIA_TYPE,
+        generate_examples=False,
+    )
 
 
 def problem_response(status: int) -> OpenAPIResponse:
@@ -64,7 +70,7 @@ def problem_response(status: int) -> OpenAPIResponse:
 def store_unavailable_response() -> OpenAPIResponse:
     """The 503 any route that uses the event store may answer (errors.py)."""
     response = _problem_response(
-        f"Service Unavailable. {ERROR_CODES['store_unavailable'].meaning} An action may or may "
+        f"Service Unavailable. {PROBLEM_TYPES['store_unavailable'].meaning} An action may or may "
         "not have been applied: resend it with the same `Idempotency-Key`, or read the game."
     )
     response.headers = {

@@ -37,10 +37,12 @@ The one place errors become HTTP:
     Answered by the server before the app (service/api/protocol.py): a request
     head over RUMMY_MAX_HEADER_BYTES is 431 headers_too_large.
 
-`ERROR_CODES` is the one table of every code a client can meet, with its
-status and meaning: the OpenAPI document's `Problem.code` enum and the
-description of each error response are made from it (docs.py), and
-tests/api/test_error_codes.py holds it to every code the service raises.
+`PROBLEM_TYPES` (service/api/problem_types.py) is the one table of every code
+a client can meet, with its status, title, meaning and what to do: a
+problem's `type` is `/problems/<code>`, the page served there, its `title`
+that table's title of the code; the OpenAPI document's `Problem.code` enum
+and the description of each error response are made from it (docs.py), and
+tests/api/test_problem_pages.py holds it to every code the service raises.
 """
 
 from __future__ import annotations
@@ -48,7 +50,6 @@ from __future__ import annotations
 import logging
 import sqlite3
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from enum import StrEnum
 from http import HTTPStatus
 from typing import Any
@@ -59,6 +60,7 @@ from eventsourcing import persistence
 from litestar.exceptions import HTTPException, ValidationException
 from litestar.plugins.problem_details import ProblemDetailsConfig, ProblemDetailsException
 
+from service.api.problem_types import PROBLEM_TYPES, type_uri
 from service.domain.errors import IllegalMove, InvalidInput, RummyError
 from service.game.errors import (
     ExplicitDealForbidden,
@@ -94,131 +96,11 @@ RETRY_AFTER_SECONDS = 2
 """What a 503 tells a client to wait before it tries again."""
 
 
-@dataclass(frozen=True, slots=True)
-class ErrorCode:
-    """What a problem `code` means, and the status it comes with."""
-
-    status: HTTPStatus
-    meaning: str
-
-
-_ILLEGAL = HTTPStatus.CONFLICT
-_INVALID = HTTPStatus.UNPROCESSABLE_ENTITY
-
-ERROR_CODES: Mapping[str, ErrorCode] = {
-    # 400-class answers of HTTP itself
-    "bad_request": ErrorCode(HTTPStatus.BAD_REQUEST, "The body is not JSON at all."),
-    "unauthorized": ErrorCode(HTTPStatus.UNAUTHORIZED, "A bad or missing token."),
-    "forbidden": ErrorCode(
-        HTTPStatus.FORBIDDEN,
-        "A token for another game, or the admin token where a player must act.",
-    ),
-    "explicit_deal_forbidden": ErrorCode(
-        HTTPStatus.FORBIDDEN,
-        "A `seed` or `decks` for a game with open seats, without the admin token.",
-    ),
-    "not_found": ErrorCode(HTTPStatus.NOT_FOUND, "No such game (or no such route)."),
-    "version_not_found": ErrorCode(HTTPStatus.NOT_FOUND, "The game has no such version."),
-    "method_not_allowed": ErrorCode(
-        HTTPStatus.METHOD_NOT_ALLOWED, "The route does not take this method."
-    ),
-    "not_acceptable": ErrorCode(
-        HTTPStatus.NOT_ACCEPTABLE, "The service cannot answer in a media type `Accept` allows."
-    ),
-    "body_timeout": ErrorCode(
-        HTTPStatus.REQUEST_TIMEOUT,
-        "The request body did not arrive in time; the connection is closed.",
-    ),
-    "version_conflict": ErrorCode(
-        HTTPStatus.PRECONDITION_FAILED, "`If-Match` named a version the game has left."
-    ),
-    "body_too_large": ErrorCode(
-        HTTPStatus.REQUEST_ENTITY_TOO_LARGE, "The body is larger than this service takes."
-    ),
-    "unsupported_media_type": ErrorCode(
-        HTTPStatus.UNSUPPORTED_MEDIA_TYPE, "The body is not in a media type the route takes."
-    ),
-    "headers_too_large": ErrorCode(
-        HTTPStatus.REQUEST_HEADER_FIELDS_TOO_LARGE,
-        "The request line and headers are larger than this service takes.",
-    ),
-    # 422: input that can never be valid
-    "invalid_body": ErrorCode(_INVALID, "A malformed body: `errors` names each bad field."),
-    "invalid_request": ErrorCode(
-        _INVALID, "A malformed parameter or header: `errors` names each bad one."
-    ),
-    "unknown_card": ErrorCode(_INVALID, "A card code that is not one of the 52."),
-    "invalid_rules": ErrorCode(
-        _INVALID, "Rules that contradict each other, exceed this service's caps, or never end."
-    ),
-    "invalid_deck": ErrorCode(_INVALID, "A deck order that is not each of the 52 cards once."),
-    "invalid_seating": ErrorCode(
-        _INVALID,
-        "Players, `seats` and `dealer` that do not make 2 to 6 seats with a person in one.",
-    ),
-    "invalid_if_match": ErrorCode(_INVALID, 'An `If-Match` that is not a quoted version ("12").'),
-    "idempotency_key_reused": ErrorCode(
-        _INVALID, "An `Idempotency-Key` this seat already used for a different request."
-    ),
-    "too_many_decks": ErrorCode(_INVALID, "More deck orders than this service keeps for a game."),
-    # 409: well-formed, but the rules forbid it now
-    "game_not_started": ErrorCode(_ILLEGAL, "The game still has open seats."),
-    "game_full": ErrorCode(_ILLEGAL, "The game has no open seat left."),
-    "client_seed_not_used": ErrorCode(
-        _ILLEGAL, "A `client_seed` for a game dealt from decks chosen at creation."
-    ),
-    "game_over": ErrorCode(_ILLEGAL, "The game is finished."),
-    "hand_over": ErrorCode(_ILLEGAL, "The hand is over."),
-    "not_your_turn": ErrorCode(_ILLEGAL, "Another seat is to move."),
-    "wrong_phase": ErrorCode(_ILLEGAL, "Draw first, or you have drawn already."),
-    "card_not_in_hand": ErrorCode(_ILLEGAL, "A card you do not hold."),
-    "invalid_meld": ErrorCode(_ILLEGAL, "The cards make no set or run."),
-    "unknown_meld": ErrorCode(_ILLEGAL, "No meld on the table has this id."),
-    "invalid_lay_off": ErrorCode(_ILLEGAL, "The card does not fit that meld."),
-    "lay_off_before_meld": ErrorCode(
-        _ILLEGAL, "The rules want a meld of your own before you lay off."
-    ),
-    "meld_limit": ErrorCode(_ILLEGAL, "The rules allow no more melds this turn."),
-    "must_discard_last": ErrorCode(_ILLEGAL, "The rules want a discard to go out."),
-    "discard_taken_card": ErrorCode(
-        _ILLEGAL, "The card just taken from the discard pile cannot be thrown back."
-    ),
-    "would_strand_taken_card": ErrorCode(
-        _ILLEGAL, "This would leave the card taken from the discard pile unplayable."
-    ),
-    "write_conflict": ErrorCode(
-        _ILLEGAL, "Other writes to this game won every retry: read the game and try again."
-    ),
-    # Limits and the service's health
-    "rate_limited": ErrorCode(
-        HTTPStatus.TOO_MANY_REQUESTS,
-        "Too many requests from this address or token: wait the `Retry-After` seconds.",
-    ),
-    "too_many_requests": ErrorCode(HTTPStatus.TOO_MANY_REQUESTS, "Too many requests."),
-    "internal_error": ErrorCode(
-        HTTPStatus.INTERNAL_SERVER_ERROR,
-        "Something went wrong on the service's side; nothing was applied in part.",
-    ),
-    "store_unavailable": ErrorCode(
-        HTTPStatus.SERVICE_UNAVAILABLE,
-        "The event store cannot be reached, timed out or cannot write: try again after "
-        "`Retry-After` seconds.",
-    ),
-    "not_ready": ErrorCode(
-        HTTPStatus.SERVICE_UNAVAILABLE, "The event store does not answer, or cannot write."
-    ),
-    "too_many_streams": ErrorCode(
-        HTTPStatus.SERVICE_UNAVAILABLE,
-        "This server has as many live streams open as it keeps: retry after `Retry-After`.",
-    ),
-}
-"""Every `code` a problem may carry: clients switch on it. A code is never
-renamed or given another meaning; new ones may be added."""
-
 ProblemCode = StrEnum(  # type: ignore[misc]
-    "ProblemCode", {code: code for code in ERROR_CODES}, module=__name__
+    "ProblemCode", {code: code for code in PROBLEM_TYPES}, module=__name__
 )
-"""`ERROR_CODES` as an enum, for the OpenAPI document."""
+"""`PROBLEM_TYPES`' codes as an enum, for the OpenAPI document. A code is never
+renamed or given another meaning; new ones may be added."""
 
 
 class Problem(msgspec.Struct, kw_only=True):
@@ -229,7 +111,7 @@ class Problem(msgspec.Struct, kw_only=True):
     status: int
     detail: str
     code: ProblemCode
-    """Stable and machine-readable: clients switch on it (`ERROR_CODES`)."""
+    """Stable and machine-readable: clients switch on it (`PROBLEM_TYPES`)."""
     errors: list[dict[str, Any]] | None = None
     """For a malformed request: each bad field and what is wrong with it."""
 
@@ -282,20 +164,26 @@ _HTTP_CODES: Mapping[int, str] = {
     406: "not_acceptable",
     413: "body_too_large",
     415: "unsupported_media_type",
+    429: "rate_limited",
     431: "headers_too_large",
-    429: "too_many_requests",
 }
 
 
 def problem(status: int, code: str, detail: str, **extra: Any) -> ProblemDetailsException:
-    title = HTTPStatus(status).phrase
     return ProblemDetailsException(
         status_code=status,
-        title=title,
+        title=problem_title(status, code),
         detail=detail,
-        type_=f"/problems/{code}",
+        type_=type_uri(code),
         extra={"code": code, **extra},
     )
+
+
+def problem_title(status: int, code: str) -> str:
+    """The title of `code`'s problem type (the status's phrase for a code the table
+    lacks, which tests/api/test_problem_pages.py does not let happen)."""
+    known = PROBLEM_TYPES.get(code)
+    return HTTPStatus(status).phrase if known is None else known.title
 
 
 def _from_rummy(error: RummyError) -> ProblemDetailsException:

@@ -11,25 +11,20 @@ from typing import Annotated
 from uuid import UUID
 
 from litestar import Controller, Response, get, post
+from litestar.datastructures import ResponseHeader
 from litestar.di import NamedDependency
+from litestar.openapi.datastructures import ResponseSpec
 from litestar.openapi.spec import Example
 from litestar.params import FromPath, HeaderParameter, JSONBody, QueryParameter
 
 from service.api import convert
 from service.api import schemas as s
 from service.api.auth import require_admin_or_nobody, require_player, viewer_for
-from service.api.deps import (
-    BEARER,
-    ETAG,
-    NO_TOKEN,
-    OPTIONAL_BEARER,
-    Authorization,
-    Services,
-    etag,
-)
+from service.api.conditional import ETAG, IfNoneMatch, etag, not_modified, page_tag, view_tag
+from service.api.deps import BEARER, NO_TOKEN, OPTIONAL_BEARER, Authorization, Services
 from service.api.docs import problems
 from service.config import MAX_EVENTS_PAGE
-from service.projections.views import GameView, Viewer, game_view
+from service.projections.views import PUBLIC, GameView, Viewer, game_view
 
 IdempotencyKey = Annotated[
     str | None,
@@ -44,6 +39,22 @@ IdempotencyKey = Annotated[
         ),
     ),
 ]
+CreationKey = Annotated[
+    str | None,
+    HeaderParameter(
+        name="Idempotency-Key",
+        required=False,
+        min_length=16,
+        max_length=255,
+        description=(
+            "Repeating a key with the same body returns the first outcome (the same game "
+            "or seat, and the same tokens) and creates or joins nothing again, on any "
+            "replica, after restarts; another body with it is 422 "
+            "`idempotency_key_reused`. Whoever repeats the key gets the tokens: make it "
+            "a fresh random value (a UUID) and keep it as secret as they are."
+        ),
+    ),
+]
 IfMatch = Annotated[
     str | None,
     HeaderParameter(
@@ -52,6 +63,27 @@ IfMatch = Annotated[
         description='Act only if the game is still at this version (`"12"`); else 412.',
     ),
 ]
+
+
+LOCATION = ResponseHeader(
+    name="Location",
+    description=(
+        "The game: `/games/{game_id}` (relative to the service). A joined player reads "
+        "its own view there with the token it was given."
+    ),
+    documentation_only=True,
+)
+NOT_MODIFIED = ResponseSpec(
+    data_container=None,
+    description=(
+        "Not Modified: `If-None-Match` names the current `ETag` (or is `*`); no body, "
+        "the `ETag` again."
+    ),
+)
+
+
+def game_location(game_id: UUID) -> dict[str, str]:
+    return {"Location": f"/games/{game_id}"}
 
 
 class GamesController(Controller):
@@ -64,7 +96,7 @@ class GamesController(Controller):
         summary="Create a game",
         status_code=201,
         responses=problems(401, 403, 409, 413, 422, 429),
-        response_headers=[ETAG],
+        response_headers=[ETAG, LOCATION],
         description=(
             "Anyone may create a game, without a token. Its deals come from a seed the "
             "server commits to (`deal: commit_reveal`), unless the creator chooses them with "
@@ -74,7 +106,8 @@ class GamesController(Controller):
             "would deal as given. Any token but the admin's is refused (401). The rules "
             "that span fields (how many seats, the dealer, the hand size) are in the "
             "`CreateGame` schema's description; breaking one is 422 `invalid_seating` or "
-            "`invalid_rules`."
+            "`invalid_rules`. The `ETag` is the public view's; with an `Idempotency-Key`, the "
+            "key's first outcome is kept (see the header)."
         ),
         throttle="create",
         security=OPTIONAL_BEARER,
@@ -98,12 +131,19 @@ class GamesController(Controller):
         services: NamedDependency[Services],
         data: JSONBody[s.CreateGame],
         authorization: Authorization = None,
+        idempotency_key: CreationKey = None,
     ) -> Response[s.CreatedGame]:
         def work() -> Response[s.CreatedGame]:
             by_admin = require_admin_or_nobody(authorization, services.admin_token)
             new = convert.new_game(data, by_admin=by_admin, caps=services.caps)
-            created = services.games.create_game(new)
-            return Response(convert.created_game(created, data), headers=etag(created.version))
+            created = services.games.create_game(
+                new, convert.creation_idempotency(idempotency_key, data)
+            )
+            headers = {
+                **etag(view_tag(created.version, PUBLIC)),
+                **game_location(created.game_id),
+            }
+            return Response(convert.created_game(created, data), headers=headers)
 
         return await services.run(work)
 
@@ -113,14 +153,16 @@ class GamesController(Controller):
         summary="Join an open seat",
         status_code=201,
         responses=problems(404, 409, 413, 422, 429),
-        response_headers=[ETAG],
+        response_headers=[ETAG, LOCATION],
         throttle="join",
         security=NO_TOKEN,
         description=(
             "Take the first open seat. A `client_seed` is mixed into every deal from the "
             "first on; a game dealt from decks chosen at creation (its view says `deal: "
             "explicit` and its creation event names the decks) refuses one with 409 "
-            "`client_seed_not_used` rather than ignore it."
+            "`client_seed_not_used` rather than ignore it. The `ETag` is the new "
+            "player's view's; with an `Idempotency-Key`, the key's first outcome is kept "
+            "(see the header)."
         ),
         request_body_examples=[
             Example(summary="Join", value={"name": "Cleo"}),
@@ -135,10 +177,17 @@ class GamesController(Controller):
         services: NamedDependency[Services],
         game_id: FromPath[UUID],
         data: JSONBody[s.JoinGame],
+        idempotency_key: CreationKey = None,
     ) -> Response[s.JoinedSeat]:
         def work() -> Response[s.JoinedSeat]:
-            joined = services.games.join_game(game_id, convert.new_seat(data))
-            return Response(convert.joined_seat(game_id, joined), headers=etag(joined.version))
+            joined = services.games.join_game(
+                game_id, convert.new_seat(data), convert.creation_idempotency(idempotency_key, data)
+            )
+            headers = {
+                **etag(view_tag(joined.version, Viewer(seat=joined.seat))),
+                **game_location(game_id),
+            }
+            return Response(convert.joined_seat(game_id, joined), headers=headers)
 
         return await services.run(work, heavy=services.rebuilds(game_id))
 
@@ -152,7 +201,7 @@ class GamesController(Controller):
             "and `legal` (what the player may do now: play one of these and the move is "
             "legal). With the admin token, `hidden` adds every face-down card."
         ),
-        responses=problems(401, 403, 404),
+        responses={304: NOT_MODIFIED, **problems(401, 403, 404, 422)},
         response_headers=[ETAG],
         security=OPTIONAL_BEARER,
     )
@@ -161,11 +210,16 @@ class GamesController(Controller):
         services: NamedDependency[Services],
         game_id: FromPath[UUID],
         authorization: Authorization = None,
+        if_none_match: IfNoneMatch = None,
     ) -> Response[GameView]:
         def work() -> Response[GameView]:
             state = services.games.state(game_id)
             viewer = viewer_for(state, authorization, services.admin_token)
-            return Response(game_view(state, viewer), headers=etag(state.version))
+            tag = view_tag(state.version, viewer)
+            unchanged = not_modified(if_none_match, tag)
+            if unchanged is not None:
+                return unchanged
+            return Response(game_view(state, viewer), headers=etag(tag))
 
         return await services.run(work, heavy=services.rebuilds(game_id))
 
@@ -214,8 +268,9 @@ class GamesController(Controller):
                 idempotency=convert.idempotency(idempotency_key, data),
                 expected_version=convert.expected_version(if_match),
             )
-            view = game_view(played.state, Viewer(seat=played.seat))
-            return Response(view, headers=etag(played.state.version))
+            viewer = Viewer(seat=played.seat)
+            view = game_view(played.state, viewer)
+            return Response(view, headers=etag(view_tag(played.state.version, viewer)))
 
         return await services.run(work, heavy=services.rebuilds(game_id))
 
@@ -230,7 +285,7 @@ class GamesController(Controller):
             "A newer service may add event types: skip an event whose `type` you do not know "
             "(the `UnknownEvent` schema)."
         ),
-        responses=problems(401, 403, 404, 422),
+        responses={304: NOT_MODIFIED, **problems(401, 403, 404, 422)},
         response_headers=[ETAG],
         security=OPTIONAL_BEARER,
     )
@@ -252,17 +307,22 @@ class GamesController(Controller):
             ),
         ] = None,
         authorization: Authorization = None,
+        if_none_match: IfNoneMatch = None,
     ) -> Response[s.EventsPage]:
         size = services.caps.events_page if limit is None else limit
 
         def work() -> Response[s.EventsPage]:
-            # Events first: the state read after them is at least as new, so the
-            # page's version is never older than an event on it.
-            events = services.games.events_after(game_id, after, size)
             state = services.games.state(game_id)
             viewer = viewer_for(state, authorization, services.admin_token)
+            tag = page_tag(state.version, viewer, after, size)
+            unchanged = not_modified(if_none_match, tag)
+            if unchanged is not None:
+                return unchanged
+            # Only up to the version read: the page is what its tag says, even while
+            # the game moves on.
+            events = services.games.events_after(game_id, after, size, upto=state.version)
             page = convert.events_page(game_id, events, state, viewer)
-            return Response(page, headers=etag(state.version))
+            return Response(page, headers=etag(tag))
 
         return await services.run(work, heavy=services.reads_many(game_id, after, size))
 
@@ -274,7 +334,7 @@ class GamesController(Controller):
             "The view `getGame` gave this caller when the game was at `version`, rebuilt "
             "from the events (404 `version_not_found` past the game's version)."
         ),
-        responses=problems(401, 403, 404, 422),
+        responses={304: NOT_MODIFIED, **problems(401, 403, 404, 422)},
         response_headers=[ETAG],
         security=OPTIONAL_BEARER,
     )
@@ -284,12 +344,19 @@ class GamesController(Controller):
         game_id: FromPath[UUID],
         version: Annotated[int, QueryParameter(ge=1, le=2**31)],
         authorization: Authorization = None,
+        if_none_match: IfNoneMatch = None,
     ) -> Response[GameView]:
         def work() -> Response[GameView]:
             now = services.games.state(game_id)
             viewer = viewer_for(now, authorization, services.admin_token)
+            tag = view_tag(version, viewer)
+            # A version the game has reached never changes: no need to rebuild it to
+            # know its tag (a later one is 404, below).
+            unchanged = not_modified(if_none_match, tag) if version <= now.version else None
+            if unchanged is not None:
+                return unchanged
             then = services.games.state(game_id, version=version)
-            return Response(game_view(then, viewer), headers=etag(then.version))
+            return Response(game_view(then, viewer), headers=etag(tag))
 
         # A past version is rebuilt from the store, event by event.
         return await services.run(work, heavy=True)

@@ -22,8 +22,9 @@ is built, so `/schema/openapi.json` and `rummy openapi` (which reads
   as the bounds of a new game, so a body valid against the document served is
   never refused for them;
 - adds the request body examples each handler names (`request_body_examples=`);
-- states the exact `If-Match` syntax, drops the null litestar allows in optional
-  header and query parameters, and gives the `ETag` header a schema;
+- states the exact `If-Match` and `If-None-Match` syntax, drops the null litestar
+  allows in optional header and query parameters, gives the `ETag` header a
+  schema, a `Location` its format, and every 304 its `ETag`;
 - documents the 400 litestar answers by itself (a body that is not JSON) as
   problem+json, and drops the 400 it documents where there is no body;
 - documents the 503 `store_unavailable` (with `Retry-After`) of every route
@@ -51,6 +52,8 @@ from litestar.openapi.spec import (
     Example,
     Link,
     OpenAPI,
+    OpenAPIFormat,
+    OpenAPIHeader,
     OpenAPIResponse,
     OpenAPIType,
     Operation,
@@ -62,6 +65,7 @@ from litestar.openapi.spec import (
 from litestar.routes import HTTPRoute
 
 from service.api.caps import Caps
+from service.api.conditional import ETAG, IF_NONE_MATCH_PATTERN
 from service.api.convert import IF_MATCH_PATTERN
 from service.api.docs import problem_response, store_unavailable_response
 from service.api.printable import json_schema_pattern
@@ -362,11 +366,16 @@ def _store_problems(operations: dict[str, Operation]) -> None:
 
 def _headers(operations: dict[str, Operation]) -> None:
     for operation in operations.values():
-        for response in (operation.responses or {}).values():
-            if isinstance(response, OpenAPIResponse):
-                for header in (response.headers or {}).values():
-                    if not isinstance(header, Reference) and header.schema is None:
-                        header.schema = Schema(type=OpenAPIType.STRING)
+        for status, response in (operation.responses or {}).items():
+            if not isinstance(response, OpenAPIResponse):
+                continue
+            if status == "304":
+                response.headers = {ETAG.name: OpenAPIHeader(description=ETAG.description)}
+            for name, header in (response.headers or {}).items():
+                if not isinstance(header, Reference) and header.schema is None:
+                    header.schema = Schema(type=OpenAPIType.STRING)
+                    if name == "Location":
+                        header.schema.format = OpenAPIFormat.URI_REFERENCE
         for parameter in operation.parameters or []:
             if not isinstance(parameter, Parameter) or not isinstance(parameter.schema, Schema):
                 continue
@@ -374,6 +383,8 @@ def _headers(operations: dict[str, Operation]) -> None:
                 _not_null(parameter.schema)
             if parameter.name == "If-Match":
                 parameter.schema.pattern = IF_MATCH_PATTERN
+            if parameter.name == "If-None-Match":
+                parameter.schema.pattern = IF_NONE_MATCH_PATTERN
 
 
 def _not_null(schema: Schema) -> None:

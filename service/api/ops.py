@@ -12,9 +12,20 @@ from litestar.types.callable_types import GetLogger
 
 from service.config import Settings
 
-CORS_HEADERS = ["Authorization", "Content-Type", "Idempotency-Key", "If-Match", "Last-Event-ID"]
+CORS_HEADERS = [
+    "Authorization",
+    "Content-Type",
+    "Idempotency-Key",
+    "If-Match",
+    "If-None-Match",
+    "Last-Event-ID",
+    "X-Request-ID",
+]
 """What a browser client sends beyond the CORS-safelisted headers."""
-CORS_EXPOSED = ["ETag", "Location", "Retry-After"]
+CORS_EXPOSED = ["ETag", "Location", "Retry-After", "X-Request-ID"]
+"""What a browser script may read of a response beyond the CORS-safelisted headers:
+the version to send back (`ETag`), where a new game is (`Location`), how long to
+wait (`Retry-After`), and the id to quote in a report (`X-Request-ID`)."""
 
 
 def cors_config(settings: Settings) -> CORSConfig | None:

@@ -25,7 +25,8 @@ from typing import Any
 import msgspec
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-from service.api.errors import PROBLEM_MEDIA_TYPE, Problem, ProblemCode
+from service.api.errors import PROBLEM_MEDIA_TYPE, Problem, ProblemCode, problem_title
+from service.api.problem_types import type_uri
 from service.config import DEFAULT_MAX_HEADER_BYTES
 
 HEADERS_TOO_LARGE = "headers_too_large"
@@ -79,8 +80,8 @@ class HeadLimitedProtocol(HttpToolsProtocol):
         status = HTTPStatus.REQUEST_HEADER_FIELDS_TOO_LARGE
         body = msgspec.json.encode(
             Problem(
-                type=f"/problems/{HEADERS_TOO_LARGE}",
-                title=status.phrase,
+                type=type_uri(HEADERS_TOO_LARGE),
+                title=problem_title(status, HEADERS_TOO_LARGE),
                 status=status,
                 detail=(
                     f"The request line and headers take more than {self.head_limit} bytes; "

@@ -42,18 +42,25 @@ class SeatEntry:
 
 @dataclass(frozen=True, slots=True)
 class IdempotentRequest:
-    """An idempotent request: the seat, the client's key and a digest of its body."""
+    """An idempotent request: the seat that sent it, the client's key and a digest of
+    its body. Creating and joining are sent by no seat (None), and their key stands
+    for the tokens they give, so what they hold of it is its hash (tokens.key_digest)."""
 
-    seat: int
+    seat: int | None
     key: str
     digest: str
 
     def as_plain(self) -> dict[str, Any]:
         return {"seat": self.seat, "key": self.key, "digest": self.digest}
 
+    @classmethod
+    def from_plain(cls, plain: dict[str, Any]) -> IdempotentRequest:
+        return cls(plain["seat"], plain["key"], plain["digest"])
+
     @property
     def slot(self) -> str:
-        return f"{self.seat}/{self.key}"
+        """Where the game remembers it: one key space per seat, and one for no seat."""
+        return f"{'-' if self.seat is None else self.seat}/{self.key}"
 
 
 class Game(Aggregate):
@@ -66,7 +73,8 @@ class Game(Aggregate):
     deal: DealMode
     explicit_decks: tuple[tuple[Card, ...], ...]
     requests: dict[str, tuple[str, int]]
-    """Idempotent requests applied: `"seat/key"` → (body digest, version after it)."""
+    """Idempotent requests applied: their slot (`"seat/key"`, `"-/key hash"` for
+    creating and joining) → (body digest, version after it)."""
     command_id: str | None = None
     """The command this copy of the game runs for: stamped on every event it records.
     Not state: the application sets it on its private copy before the command."""
@@ -86,15 +94,18 @@ class Game(Aggregate):
         command_id: str,
         decks: Sequence[Sequence[Card]] = (),
         dealer: int | None = None,
+        request: IdempotentRequest | None = None,
     ) -> Game:
         """A new game; the first hand is dealt at once if every seat is taken.
 
         The caller has checked the arguments (`service.domain.setup.check_new_game`)
         and who may choose the deal; `seed_chosen` says whether the creator gave `seed`.
+        `request` is the idempotent request that creates it, if any.
         """
         for seat in seats:
             if seat is not None:
                 check_client_seed(len(decks), seat.client_seed)
+        plain = None if request is None else request.as_plain()
         game = cls._create(
             GameCreated,
             id=game_id,
@@ -106,9 +117,10 @@ class Game(Aggregate):
             dealer=dealer,
             deal=deal_mode(seed_chosen=seed_chosen, decks=len(decks)).value,
             command_id=command_id,
+            request=plain,
         )
         game.command_id = command_id
-        game._settle()
+        game._settle(plain)
         return game
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Game:
@@ -130,12 +142,13 @@ class Game(Aggregate):
             explicit=self.explicit_decks,
         )
 
-    def join(self, entry: SeatEntry) -> int:
+    def join(self, entry: SeatEntry, request: IdempotentRequest | None = None) -> int:
         """Seat a player in the first open seat; deal once the table is full."""
         joined = decide_join(self.table)
         check_client_seed(len(self.explicit_decks), entry.client_seed)
-        self._record(joined, None, **entry.as_plain())
-        self._settle()
+        plain = None if request is None else request.as_plain()
+        self._record(joined, plain, **entry.as_plain())
+        self._settle(plain)
         return joined.seat
 
     def act(
@@ -151,7 +164,7 @@ class Game(Aggregate):
         return self.requests.get(request.slot)
 
     def remember_request(self, request: dict[str, Any], version: int) -> None:
-        self.requests[f"{request['seat']}/{request['key']}"] = (request["digest"], version)
+        self.requests[IdempotentRequest.from_plain(request).slot] = (request["digest"], version)
 
     def apply_stored(self, stored: GameEvent) -> None:
         """Change this game by a stored event (when recorded, and on every replay)."""
@@ -162,8 +175,9 @@ class Game(Aggregate):
         if stored.request is not None:
             self.remember_request(stored.request, stored.originator_version)
 
-    def _settle(self) -> None:
-        settle(self.table, self.decks, lambda event: self._record(event, None))
+    def _settle(self, request: dict[str, Any] | None = None) -> None:
+        """Record what follows by itself (a deal), as part of `request` if given."""
+        settle(self.table, self.decks, lambda event: self._record(event, request))
 
     def _record(self, event: domain.Event, request: dict[str, Any] | None, **details: Any) -> None:
         """Store `event` (the library applies it at once: `apply_stored`)."""

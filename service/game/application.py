@@ -31,7 +31,15 @@ from service.game.events import GameEvent
 from service.game.probe import probe_write
 from service.game.refusals import RefusalLog, RefusedBefore, RefusedNow
 from service.game.results import CreateResult, FeedEntry, GameState, JoinResult, PlayResult
-from service.game.tokens import hash_token, new_command_id, new_seed, new_token
+from service.game.tokens import (
+    hash_token,
+    key_digest,
+    keyed_game_id,
+    keyed_token,
+    new_command_id,
+    new_seed,
+    new_token,
+)
 from service.game.unit import SaveObserver, UnitOfWork
 
 Actor = int | Callable[[GameState], int]
@@ -69,12 +77,21 @@ class RummyApplication(UnitOfWork):
         self.bots = bots
         self.refusals = RefusalLog(self.factory.aggregate_recorder(purpose="refusals"))
 
-    def create_game(self, new: NewGame) -> CreateResult:
+    def create_game(self, new: NewGame, idempotency: Idempotency | None = None) -> CreateResult:
+        """A new game. Created with a key (`idempotency`), its id and its players'
+        tokens derive from the key (`service.game.tokens`): the same key and body again
+        answer with the game it made, on any replica; another body is refused."""
+        game_id, request = uuid4(), None
+        if idempotency is not None:
+            game_id = keyed_game_id(idempotency.key, new.by_admin)
+            request = _seatless(idempotency)
+            earlier = self._earlier_creation(game_id, new, idempotency)
+            if earlier is not None:
+                return earlier
         check_new_game(new.rules, len(new.seats), new.decks, new.dealer)
         self._check_bots([None if wanted is None else wanted.bot for wanted in new.seats])
         _check_deal_choice(new)
-        game_id = uuid4()
-        entries, tokens = _seat_entries(game_id, new.seats)
+        entries, tokens = _seat_entries(game_id, new.seats, idempotency)
         game = Game.create(
             game_id=game_id,
             rules=new.rules,
@@ -84,19 +101,37 @@ class RummyApplication(UnitOfWork):
             command_id=new_command_id(),
             decks=new.decks,
             dealer=new.dealer,
+            request=request,
         )
-        self._let_bots_play(game)
+        self._let_bots_play(game, request)
         if not self._saved(game):
-            # A new random id: only this command's own lost write can hold it.
+            # A random id: only this command's own lost write can hold it. A keyed
+            # one: the same key sent to another replica at the same moment.
+            if idempotency is not None:
+                earlier = self._earlier_creation(game_id, new, idempotency)
+                if earlier is not None:
+                    return earlier
             raise WriteConflict(f"Game {game_id} exists already: try again.")
         return CreateResult(game.id, tokens, game.version, game.seed_commitment, game.deal)
 
-    def join_game(self, game_id: UUID, wanted: NewSeat) -> JoinResult:
-        token = new_token(game_id)
+    def join_game(
+        self, game_id: UUID, wanted: NewSeat, idempotency: Idempotency | None = None
+    ) -> JoinResult:
+        """Seat a player in the first open seat. Joined with a key (`idempotency`), the
+        token derives from it: the same key and body again answer with the same seat
+        and token, on any replica; another body is refused."""
+        if idempotency is None:
+            token, request = new_token(game_id), None
+        else:
+            token, request = keyed_token(game_id, idempotency.key, "join"), _seatless(idempotency)
 
         def join(game: Game) -> JoinResult:
-            seat = game.join(_entry(wanted, token))
-            self._let_bots_play(game)
+            if idempotency is not None:
+                earlier = _earlier_join(game, token, idempotency)
+                if earlier is not None:
+                    return earlier
+            seat = game.join(_entry(wanted, token), request)
+            self._let_bots_play(game, request)
             return JoinResult(seat=seat, token=token, version=game.version)
 
         return self._command(game_id, join, "joining")
@@ -157,10 +192,13 @@ class RummyApplication(UnitOfWork):
         return GameState.of(game)
 
     def events_after(
-        self, game_id: UUID, after: int = 0, limit: int | None = None
+        self, game_id: UUID, after: int = 0, limit: int | None = None, upto: int | None = None
     ) -> list[GameEvent]:
-        """The game's stored events after version `after`, oldest first."""
-        found = cast(list[GameEvent], list(self.events.get(game_id, gt=after, limit=limit)))
+        """The game's stored events after version `after` (up to version `upto`, if
+        given), oldest first."""
+        found = cast(
+            list[GameEvent], list(self.events.get(game_id, gt=after, lte=upto, limit=limit))
+        )
         if not found and not list(self.events.get(game_id, desc=True, limit=1)):
             raise GameNotFound(f"There is no game {game_id}.")
         return found
@@ -224,6 +262,23 @@ class RummyApplication(UnitOfWork):
             raise RefusedBefore(refusal.answer(request))
         return None
 
+    def _earlier_creation(
+        self, game_id: UUID, new: NewGame, idempotency: Idempotency
+    ) -> CreateResult | None:
+        """What the creation with this key made, or None if it made nothing yet."""
+        try:
+            game = self._current(game_id)
+        except GameNotFound:
+            return None
+        applied = game.applied_request(_seatless(idempotency))
+        if applied is None or applied[0] != idempotency.digest:
+            raise IdempotencyKeyReused.for_key(
+                idempotency.key, "to create a game with a different body"
+            )
+        # The same body: the same seats, so the same tokens.
+        _, tokens = _seat_entries(game_id, new.seats, idempotency)
+        return CreateResult(game.id, tokens, applied[1], game.seed_commitment, game.deal)
+
     def _check_bots(self, bots: Sequence[str | None]) -> None:
         if self.bots is not None:
             self.bots.check(bots)
@@ -261,20 +316,46 @@ def _check_deal_choice(new: NewGame) -> None:
         )
 
 
+def _seatless(idempotency: Idempotency) -> IdempotentRequest:
+    """The request of a creation or a join: sent by no seat, its key kept as a hash."""
+    return IdempotentRequest(None, key_digest(idempotency.key), idempotency.digest)
+
+
+def _earlier_join(game: Game, token: str, idempotency: Idempotency) -> JoinResult | None:
+    """The seat the join with this key took, or None if it took none yet."""
+    applied = game.applied_request(_seatless(idempotency))
+    if applied is None:
+        return None
+    digest, version = applied
+    seat = GameState.of(game).seat_of(token)
+    # The key's slot also holds the creation of a game made with the same key.
+    if digest != idempotency.digest or seat is None:
+        raise IdempotencyKeyReused.for_key(
+            idempotency.key, "to join this game with a different body"
+        )
+    return JoinResult(seat=seat, token=token, version=version)
+
+
 def _seat_entries(
-    game_id: UUID, seats: Sequence[NewSeat | None]
+    game_id: UUID, seats: Sequence[NewSeat | None], idempotency: Idempotency | None = None
 ) -> tuple[list[SeatEntry | None], dict[int, str]]:
-    """The seats of a new game, and the token of each seat a person fills."""
+    """The seats of a new game, and the token of each seat a person fills (derived
+    from the key of a keyed creation)."""
     entries: list[SeatEntry | None] = []
     tokens: dict[int, str] = {}
     for seat, wanted in enumerate(seats):
         if wanted is None:
             entries.append(None)
-            continue
-        token = new_token(game_id)
-        if wanted.bot is None:  # nobody acts for a bot: its token is never handed out
-            tokens[seat] = token
-        entries.append(_entry(wanted, token))
+        elif wanted.bot is not None:
+            # Nobody acts for a bot: its token is random and never handed out.
+            entries.append(_entry(wanted, new_token(game_id)))
+        else:
+            tokens[seat] = (
+                new_token(game_id)
+                if idempotency is None
+                else keyed_token(game_id, idempotency.key, f"seat{seat}")
+            )
+            entries.append(_entry(wanted, tokens[seat]))
     return entries, tokens
 
 

@@ -44,10 +44,10 @@ class IdempotencyKeyReused(GameServiceError):
     code = "idempotency_key_reused"
 
     @classmethod
-    def for_key(cls, key: str) -> IdempotencyKeyReused:
-        return cls(
-            f"Idempotency key {key!r} was already used for a different request by this seat."
-        )
+    def for_key(
+        cls, key: str, used: str = "for a different request by this seat"
+    ) -> IdempotencyKeyReused:
+        return cls(f"Idempotency key {key!r} was already used {used}.")
 
 
 class ExplicitDealForbidden(GameServiceError):

@@ -46,7 +46,9 @@ class GameEvent(AggregateEvent):
 
     seat: int | None
     request: dict[str, Any] | None
-    """`{"seat", "key", "digest"}` of the idempotent request that caused it, if any."""
+    """`{"seat", "key", "digest"}` of the idempotent request that caused it, if any
+    (`service.game.aggregate.IdempotentRequest`: for creating and joining, the seat is
+    None and the key its hash)."""
     command_id: str | None = field(default=None, kw_only=True)
     """The command that wrote it: random, one per command, never shown. None in
     events stored before it existed (they load with the class default)."""
@@ -118,9 +120,11 @@ class GameCreated(AggregateCreated):
     """How the deals are decided: a `service.domain.fairness.DealMode` value."""
     command_id: str | None = field(default=None, kw_only=True)
     """As `GameEvent.command_id`: the command that created the game."""
+    request: dict[str, Any] | None = field(default=None, kw_only=True)
+    """As `GameEvent.request`, for a game created with an `Idempotency-Key` (its seat
+    None, its key hashed). None in games stored before it existed (the class default)."""
 
     seat = None
-    request = None
     event_type: ClassVar[str] = "game_created"
     derived_fields: ClassVar[tuple[str, ...]] = ()
 
@@ -143,6 +147,8 @@ class GameCreated(AggregateCreated):
         game.deal = DealMode(self.deal)
         game.explicit_decks = tuple(tuple(parse_cards(deck)) for deck in self.decks)
         game.requests = {}
+        if self.request is not None:
+            game.remember_request(self.request, self.originator_version)
         game.table = Table(
             rules=RuleSet.from_dict(self.rules),
             players=len(self.seats),

@@ -3,7 +3,8 @@
 `Api` wraps litestar's TestClient with the calls a client of docs/api.md makes;
 `Game` is one game as the tests see it: its id, its tokens, and every
 response about it (`log`), so a test can look at all of them afterwards.
-Every successful game response is checked on the way for its `ETag`.
+Every successful game response is checked on the way for its `ETag`: the version
+and who it is shown to (docs/api.md, "HTTP conventions").
 """
 
 from __future__ import annotations
@@ -38,9 +39,22 @@ def deck(hands: Sequence[str], upcard: str, stock: str = "", dealer: int = 0) ->
     return [card.code for card in deck_for(hands, upcard, stock, dealer)]
 
 
-def check_etag(response: httpx.Response) -> None:
-    """Every response that shows a game carries its version as a quoted ETag."""
-    assert response.headers["etag"] == f'"{response.json()["version"]}"'
+PAGE_SIZE = 1000
+"""The events page size of the tests' app (the default)."""
+
+
+def tag(version: int, who: Who = PUBLIC, *, after: int | None = None, size: int = PAGE_SIZE) -> str:
+    """The `ETag` of what `who` is shown of a game at `version`: a view, or with
+    `after` an events page of up to `size` events."""
+    caller = "" if who is None else ".admin" if who == ADMIN else f".seat{who}"
+    page = "" if after is None else f".after{after}.limit{size}"
+    return f'"{version}{caller}{page}"'
+
+
+def check_etag(response: httpx.Response, who: Who = PUBLIC, *, after: int | None = None) -> None:
+    """Every response that shows a game carries its version and who it is shown to as
+    a quoted ETag (an events page: and its query)."""
+    assert response.headers["etag"] == tag(response.json()["version"], who, after=after)
 
 
 @dataclass
@@ -72,20 +86,20 @@ class Game:
     def view(self, who: Who = PUBLIC) -> Json:
         response = self.get("", who)
         assert response.status_code == 200, response.text
-        check_etag(response)
+        check_etag(response, who)
         return response.json()
 
     def events(self, who: Who = PUBLIC, after: int = 0) -> list[Json]:
         response = self.get("/events", who, after=after)
         assert response.status_code == 200, response.text
-        check_etag(response)
+        check_etag(response, who, after=after)
         events: list[Json] = response.json()["events"]
         return events
 
     def replay(self, who: Who, version: int) -> Json:
         response = self.get("/replay", who, version=version)
         assert response.status_code == 200, response.text
-        check_etag(response)
+        check_etag(response, who)
         return response.json()
 
     def act(
@@ -102,7 +116,7 @@ class Game:
         """Act and expect success: the player's new view."""
         response = self.act(seat, actions)
         assert response.status_code == 200, response.text
-        check_etag(response)
+        check_etag(response, seat)
         view: Json = response.json()
         return view
 
@@ -110,8 +124,8 @@ class Game:
         response = self.api.client.post(f"/games/{self.id}/players", json={"name": name, **extra})
         self.log.append(response)
         assert response.status_code == 201, response.text
-        check_etag(response)
         joined: Json = response.json()
+        check_etag(response, joined["seat"])
         self.tokens[joined["seat"]] = joined["token"]
         return joined
 

@@ -129,7 +129,7 @@ def test_join_answers_201_with_seat_token_version_and_an_etag(api: Api) -> None:
     assert (joined["seat"], joined["version"]) == (0, 2)
     assert isinstance(joined["token"], str)
     assert joined["token"]
-    check_etag(response)
+    check_etag(response, joined["seat"])
 
 
 def test_every_create_field_is_taken_as_named(api: Api) -> None:
@@ -459,7 +459,7 @@ def test_events_after_the_current_version_are_none(api: Api) -> None:
         assert response.status_code == 200
         assert response.json()["events"] == []
         assert response.json()["version"] == 2
-        check_etag(response)
+        check_etag(response, BOB, after=after)
 
 
 @pytest.mark.parametrize("version", ["-1", "0", "abc", "1.5", "", "99999999999", None])
@@ -522,7 +522,8 @@ def test_events_after_n_come_in_pages_that_say_whether_more_follow() -> None:
 def test_an_events_page_is_never_older_than_its_events(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every response that shows a game carries its version: on an events page it is
     at least the version of every event on it, even when another writer moves the
-    game while the page is being read."""
+    game while the page is being read. And the page holds exactly the events up to
+    that version, so its `ETag` (the version, the caller, the query) names it."""
     settings = Settings(store=Store.MEMORY, admin_token=ADMIN_TOKEN)
     served = bootstrap(settings)
     games = served.games
@@ -536,10 +537,17 @@ def test_an_events_page_is_never_older_than_its_events(monkeypatch: pytest.Monke
             return read_events(*args, **kwargs)
 
         monkeypatch.setattr(games, "events_after", another_writer_moves_first)
-        page = client.get(f"/games/{game_id}/events", params={"after": 0}).json()
+        raced = client.get(f"/games/{game_id}/events", params={"after": 0})
+        monkeypatch.undo()
+        later = client.get(f"/games/{game_id}/events", params={"after": 0})
 
-    assert page["events"][-1]["type"] == "card_drawn"
-    assert page["version"] >= page["events"][-1]["version"]
+    page = raced.json()
+    assert page["version"] == page["events"][-1]["version"] == created["version"]
+    assert page["more"] is False
+    check_etag(raced, after=0)
+    assert later.json()["events"][-1]["type"] == "card_drawn"
+    assert later.json()["events"][:-1] == page["events"]
+    assert later.headers["etag"] != raced.headers["etag"]
 
 
 # --- Concurrency and retries ---------------------------------------------------------------

@@ -21,7 +21,20 @@ import pytest
 
 from service.domain.errors import all_error_classes
 from service.game.errors import GameServiceError
-from tests.api.client import ADMIN, PUBLIC, Api, Game, Json, deck, discard, draw, lay_off, meld
+from tests.api.client import (
+    ADMIN,
+    PUBLIC,
+    Api,
+    Game,
+    Json,
+    check_etag,
+    deck,
+    discard,
+    draw,
+    lay_off,
+    meld,
+    tag,
+)
 
 ANN, BOB = 0, 1
 ANN_HAND = "KD QD JD 10C 9D 2D 3D 5C 6C 8D"
@@ -528,7 +541,7 @@ def test_repeating_an_idempotency_key_returns_the_first_outcome_and_applies_noth
     again = game.act(BOB, draw(), key)
     assert again.status_code == 200
     assert again.json() == first.json()
-    assert again.headers["etag"] == first.headers["etag"] == f'"{first.json()["version"]}"'
+    assert again.headers["etag"] == first.headers["etag"] == tag(first.json()["version"], BOB)
     assert game.events(ADMIN) == events
     # The same key from the other seat is another request.
     assert game.act(ANN, draw(), key).json()["code"] == "not_your_turn"
@@ -557,15 +570,39 @@ def test_if_match_with_the_current_version_is_applied(api: Api) -> None:
         assert response.status_code == 200, (if_match, response.text)
 
 
-def test_every_game_response_carries_its_version_as_etag(api: Api) -> None:
+def test_every_game_response_carries_its_version_and_caller_as_etag(api: Api) -> None:
     game = table(api)
     game.play(BOB, draw())
     for who in (PUBLIC, ANN, BOB, ADMIN):
-        for response in (
-            game.get("", who),
-            game.get("/events", who, after=1),
-            game.get("/replay", who, version=2),
+        for response, page in (
+            (game.get("", who), None),
+            (game.get("/events", who, after=1), 1),
+            (game.get("/replay", who, version=2), None),
         ):
             assert response.status_code == 200
-            assert response.headers["etag"] == f'"{response.json()["version"]}"'
-    assert game.get("/replay", BOB, version=2).headers["etag"] == '"2"'
+            check_etag(response, who, after=page)
+    assert game.get("/replay", BOB, version=2).headers["etag"] == '"2.seat1"'
+    assert game.get("/events", ADMIN, after=1, limit=5).headers["etag"] == '"3.admin.after1.limit5"'
+
+
+def test_each_caller_is_shown_the_same_version_under_its_own_etag(api: Api) -> None:
+    """A strong tag tells apart every representation: the public, each seat and the
+    admin see the same version differently, so their tags differ too."""
+    game = table(api)
+    shown = {who: game.get("", who) for who in (PUBLIC, ANN, BOB, ADMIN)}
+
+    assert len({response.json()["version"] for response in shown.values()}) == 1
+    assert len({response.content for response in shown.values()}) == 4
+    assert len({response.headers["etag"] for response in shown.values()}) == 4
+
+
+def test_the_etag_of_a_view_is_its_version_for_if_match(api: Api) -> None:
+    game = table(api)
+    shown = game.get("", BOB)
+
+    acted = game.act(BOB, draw(), {"If-Match": shown.headers["etag"]})
+    stale = game.act(BOB, discard("5S"), {"If-Match": shown.headers["etag"]})
+
+    assert acted.status_code == 200, acted.text
+    assert acted.headers["etag"] == f'"{shown.json()["version"] + 1}.seat1"'
+    assert (stale.status_code, stale.json()["code"]) == (412, "version_conflict")

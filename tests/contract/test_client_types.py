@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from service.api.errors import ERROR_CODES
+from service.api.problem_types import PROBLEM_TYPES
 from service.domain.fairness import DealMode
 from service.domain.melds import End, MeldKind
 from service.domain.state import HandEnding, Phase, Source, Status
@@ -57,7 +57,7 @@ def test_a_closed_set_of_values_is_an_enum(schema: str, field: str, values: type
 
 
 def test_problem_codes_are_the_one_table_of_codes() -> None:
-    assert sorted(_enum_of(SCHEMAS["Problem"]["properties"]["code"])) == sorted(ERROR_CODES)
+    assert sorted(_enum_of(SCHEMAS["Problem"]["properties"]["code"])) == sorted(PROBLEM_TYPES)
 
 
 def _null_defaults(node: Any, where: str) -> list[str]:

@@ -77,11 +77,16 @@ def _load() -> BaseSchema:
 schema = _load()
 
 # Requests the schema cannot tell from good ones, because what decides is the
-# game's history: an `If-Match` naming a version the game has left (412
-# version_conflict), and an `Idempotency-Key` this seat already used for
-# another body (422 idempotency_key_reused, as the IETF Idempotency-Key draft
-# says). Only these two answers, to a schema-valid request, are let through.
-STATEFUL_REJECTIONS = {(412, "version_conflict"), (422, "idempotency_key_reused")}
+# history: an `If-Match` naming a version the game has left (412
+# version_conflict), and an `Idempotency-Key` already used for another body
+# (422 idempotency_key_reused, as the IETF Idempotency-Key draft says: by this
+# seat for an action, by anyone for a creation or a join). Only these answers,
+# to a schema-valid request, are let through, each where it can happen.
+STATEFUL_REJECTIONS = {
+    "POST /games/{game_id}/actions": {(412, "version_conflict"), (422, "idempotency_key_reused")},
+    "POST /games": {(422, "idempotency_key_reused")},
+    "POST /games/{game_id}/players": {(422, "idempotency_key_reused")},
+}
 
 
 def _breaks_a_cross_field_rule(case: Case[Any], response: Response) -> bool:
@@ -115,9 +120,9 @@ def filter_failure(
 ) -> bool:
     if not isinstance(failure, RejectedPositiveData):
         return True
-    if case.operation.label == "POST /games/{game_id}/actions":
-        code = _problem_code(response)
-        return (response.status_code, code) not in STATEFUL_REJECTIONS
+    allowed = STATEFUL_REJECTIONS.get(case.operation.label, set())
+    if (response.status_code, _problem_code(response)) in allowed:
+        return False
     if case.operation.label == "POST /games":
         return not _breaks_a_cross_field_rule(case, response)
     return True
