@@ -28,6 +28,7 @@ from service.api.ops import cors_config, logging_config
 from service.api.queries import strict_query
 from service.api.stream import StreamController
 from service.api.throttle import Throttle
+from service.api.tickets import StreamTicketsController
 from service.api.timeouts import BodyDeadline
 from service.config import Settings
 from service.game.application import RummyApplication
@@ -55,6 +56,7 @@ def create_app(
             GamesController,
             HealthController,
             StreamController,
+            StreamTicketsController,
             AuditController,
             FeedController,
             MetricsController,

@@ -21,12 +21,13 @@ ADMIN_TOKEN = "admin-token-for-the-tests-0123456789"
 
 @dataclass(frozen=True, slots=True)
 class Message:
-    """One SSE message: an event (`id`, `data`) or a comment."""
+    """One SSE message: an event (`id`, `event` its name, `data`) or a comment."""
 
     id: int | None = None
     data: dict[str, Any] | None = None
     comment: str | None = None
     retry: int | None = None
+    event: str | None = None
 
 
 def sse(response: httpx.Response) -> Iterator[Message]:
@@ -41,6 +42,7 @@ def sse(response: httpx.Response) -> Iterator[Message]:
                     data=json.loads(fields["data"]) if "data" in fields else None,
                     comment="\n".join(comments) or None,
                     retry=int(fields["retry"]) if "retry" in fields else None,
+                    event=fields.get("event"),
                 )
             fields, comments = {}, []
         elif line.startswith(":"):
