@@ -12,11 +12,15 @@ import json
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, get_args
 
 import httpx
 
+from service.projections.events import EventView
+
 ADMIN_TOKEN = "admin-token-for-the-tests-0123456789"
+EVENT_TYPES = sorted(kind.__struct_config__.tag for kind in get_args(EventView))
+"""Every event type a client may receive: the SSE event names of the stream's events."""
 
 
 @dataclass(frozen=True, slots=True)
