@@ -53,8 +53,20 @@ def first_events(
     return got
 
 
+def opening(
+    client: httpx.Client, game_id: UUID, headers: dict[str, str] | None = None, **query: str
+) -> httpx.Response:
+    """The answer to opening the stream; a stream (200) is closed unread, so a test
+    that expected a refusal fails instead of reading on."""
+    path = f"/games/{game_id}/stream"
+    with client.stream("GET", path, params=query, headers=headers or {}) as response:
+        if response.status_code != 200:
+            response.read()
+    return response
+
+
 def assert_refused(response: httpx.Response, status: int, code: str) -> dict[str, Any]:
-    assert response.status_code == status, response.text
+    assert response.status_code == status, response.status_code
     assert response.headers["content-type"].startswith("application/problem+json")
     problem: dict[str, Any] = response.json()
     assert problem["code"] == code
@@ -70,7 +82,7 @@ def test_a_ticket_opens_the_stream_its_token_would_once(sqlite_store: StoreUnder
         got = first_events(client, game_id, version, ticket=ticket)
 
         assert [m.data for m in got] == events_of(client, game_id, bearer(tokens[1]))
-        again = client.get(f"/games/{game_id}/stream", params={"ticket": ticket})
+        again = opening(client, game_id, ticket=ticket)
         problem = assert_refused(again, 401, "stream_ticket_invalid")
         assert "stream-tickets" in problem["detail"]
         assert again.headers["www-authenticate"].startswith("Bearer")
@@ -85,7 +97,7 @@ def test_a_ticket_shown_after_its_time_to_live_opens_nothing(
         issued = time.time()
         # As if the client had waited the whole time to live before opening the stream.
         monkeypatch.setattr(wiring.games.stream_tickets, "clock", lambda: issued + 60)
-        response = client.get(f"/games/{game_id}/stream", params={"ticket": ticket})
+        response = opening(client, game_id, ticket=ticket)
         assert_refused(response, 401, "stream_ticket_invalid")
 
 
@@ -94,24 +106,23 @@ def test_a_ticket_for_another_game_is_403_and_spent(sqlite_store: StoreUnderTest
         game_id, tokens = new_game(client)
         other_id, _ = new_game(client)
         ticket = ticket_for(client, game_id, tokens[0])
-        wrong = client.get(f"/games/{other_id}/stream", params={"ticket": ticket})
+        wrong = opening(client, other_id, ticket=ticket)
         assert_refused(wrong, 403, "forbidden")
         # Shown where it does not belong, it may have been seen: it is spent.
-        right = client.get(f"/games/{game_id}/stream", params={"ticket": ticket})
+        right = opening(client, game_id, ticket=ticket)
         assert_refused(right, 401, "stream_ticket_invalid")
 
 
 def test_a_ticket_speaks_for_its_seat_only(sqlite_store: StoreUnderTest) -> None:
     with served(sqlite_store) as (_, client):
         game_id, tokens = new_game(client)
-        path = f"/games/{game_id}/stream"
         ticket = ticket_for(client, game_id, tokens[1])
 
         # A ticket with another seat's token could name two callers: refused.
-        both = client.get(path, params={"ticket": ticket}, headers=bearer(tokens[0]))
+        both = opening(client, game_id, bearer(tokens[0]), ticket=ticket)
         assert_refused(both, 401, "unauthorized")
         # A token where a ticket goes is refused, saying why.
-        token = client.get(path, params={"ticket": tokens[0]})
+        token = opening(client, game_id, ticket=tokens[0])
         assert "never be put in a URL" in assert_refused(token, 401, "unauthorized")["detail"]
 
         deal = first_events(client, game_id, 2, ticket=ticket)[1]
@@ -149,7 +160,7 @@ def test_a_ticket_minted_by_one_replica_opens_a_stream_on_another_once(
         got = first_events(second, game_id, 2, ticket=ticket)
         assert [m.id for m in got] == [1, 2]
         for replica in (first, second):
-            again = replica.get(f"/games/{game_id}/stream", params={"ticket": ticket})
+            again = opening(replica, game_id, ticket=ticket)
             assert_refused(again, 401, "stream_ticket_invalid")
 
 
@@ -174,7 +185,7 @@ def test_a_ticket_in_a_query_string_never_reaches_a_log(sqlite_store: StoreUnder
             game_id, tokens = new_game(client)
             ticket = ticket_for(client, game_id, tokens[0])
             first_events(client, game_id, 1, ticket=ticket)
-            client.get(f"/games/{game_id}/stream", params={"ticket": ticket})  # 401, spent
+            opening(client, game_id, ticket=ticket)  # 401, spent
         finally:
             logging.getLogger().removeHandler(lines)
     # httpx, in this process, logs each URL it asks for: the ticket in it is masked.

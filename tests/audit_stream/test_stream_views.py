@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from itertools import pairwise
 from typing import Any
@@ -48,14 +49,17 @@ def test_each_event_message_is_named_by_its_type_and_heartbeats_stay_comments(
         assert messages[0].comment is not None, "the opening comment"
 
 
-def until_view(messages: Iterator[Message]) -> tuple[list[Message], Message]:
-    """The event messages up to the next view message, and that view message."""
+def until_view(messages: Iterator[Message], seconds: float = 10) -> tuple[list[Message], Message]:
+    """The event messages up to the next view message, and that view message (which
+    must come within `seconds`: heartbeats keep the stream talking meanwhile)."""
+    deadline = time.monotonic() + seconds
     events: list[Message] = []
     for message in messages:
         if message.event == VIEW_EVENT:
             return events, message
         if message.id is not None:
             events.append(message)
+        assert time.monotonic() < deadline, f"no view in {seconds} s after {events}"
     raise AssertionError("the stream ended without a view")
 
 
