@@ -248,7 +248,8 @@ class StreamController(Controller):
                 description=(
                     "A stream ticket from `createStreamTicket`, instead of `Authorization` "
                     "(which a browser's `EventSource` cannot send): the stream is the "
-                    "ticket's holder's. Spent by this request, whatever its answer."
+                    "ticket's holder's. Spent by the request that shows it (one answered "
+                    "403, 204 or 503 too): each connection needs a new one."
                 ),
                 examples=[Example(value="st_" + "x" * 43)],
             ),
