@@ -36,6 +36,8 @@ Every knob an operator turns is here, with its environment variable
 - `RUMMY_STREAM_POLL_MS` [500]: how often one shared poller looks for new events where
   the store cannot push them (SQLite; PostgreSQL uses LISTEN/NOTIFY).
 - `RUMMY_MAX_STREAMS` [1000]: live streams open at once per process (503 beyond).
+- `RUMMY_STREAM_TICKET_TTL` [60]: seconds a stream ticket (`POST
+  /games/{id}/stream-tickets`) may be used in, once, to open a live stream.
 - `RUMMY_REDIS_URL` [none: each process counts alone]: `redis://host:6379/0` (or
   `rediss://`), where the rate limits are counted, shared by every replica.
 - `RUMMY_CREATE_RATE` [30/minute], `RUMMY_JOIN_RATE` [60/minute]: games one client
@@ -158,6 +160,9 @@ class Settings:
     stream_heartbeat_ms: int = 15_000
     stream_poll_ms: int = 500
     max_streams: int = 1000
+    stream_ticket_ttl: int = 60
+    """Seconds a stream ticket lives: long enough to open a stream with it, short
+    enough that one seen in a log or a browser's history opens nothing."""
     redis_url: str | None = None
     """Where rate limits are counted, shared by every replica; None: in each process."""
     create_rate: str | None = "30/minute"
@@ -248,6 +253,9 @@ class Settings:
                 env, "RUMMY_STREAM_POLL_MS", defaults.stream_poll_ms, low=10, high=60_000
             ),
             max_streams=_int(env, "RUMMY_MAX_STREAMS", defaults.max_streams, low=0),
+            stream_ticket_ttl=_int(
+                env, "RUMMY_STREAM_TICKET_TTL", defaults.stream_ticket_ttl, low=1, high=3600
+            ),
             redis_url=_redis_url(env),
             create_rate=_rate(env, "RUMMY_CREATE_RATE", defaults.create_rate),
             join_rate=_rate(env, "RUMMY_JOIN_RATE", defaults.join_rate),

@@ -66,6 +66,7 @@ def test_every_variable_is_read(tmp_path: Path) -> None:
         "RUMMY_WORKERS": "3",
         "RUMMY_SHUTDOWN_TIMEOUT": "5",
         "RUMMY_MAX_STREAMS": "50",
+        "RUMMY_STREAM_TICKET_TTL": "30",
         "RUMMY_REDIS_URL": "redis://cache.internal:6379/2",
         "RUMMY_CREATE_RATE": "5/minute",
         "RUMMY_JOIN_RATE": "10 per 2 minutes",
@@ -106,6 +107,7 @@ def test_every_variable_is_read(tmp_path: Path) -> None:
         workers=3,
         shutdown_timeout=5,
         max_streams=50,
+        stream_ticket_ttl=30,
         redis_url="redis://cache.internal:6379/2",
         create_rate="5/minute",
         join_rate="10 per 2 minutes",
@@ -191,6 +193,7 @@ def test_no_schema_leaves_the_library_default() -> None:
         ({"RUMMY_HEADER_TIMEOUT": "soon"}, ["RUMMY_HEADER_TIMEOUT", "seconds"]),
         ({"RUMMY_BODY_TIMEOUT": "0"}, ["RUMMY_BODY_TIMEOUT", "0.1"]),
         ({"RUMMY_KEEPALIVE_TIMEOUT": "0"}, ["RUMMY_KEEPALIVE_TIMEOUT"]),
+        ({"RUMMY_STREAM_TICKET_TTL": "0"}, ["RUMMY_STREAM_TICKET_TTL", "from 1 to 3600"]),
     ],
 )
 def test_a_bad_setting_is_refused_by_name(env: dict[str, str], names: list[str]) -> None:

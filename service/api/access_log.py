@@ -7,8 +7,9 @@ logged outside a request carry `"request_id": null`. Each request ends with
 one access line (method, route, path, status, duration).
 
 What never reaches a log: headers (so no token), bodies and query strings
-(so no card), and, as a last guard, anything shaped like a bearer token, a
-player token or a card code is masked in every line.
+(so no card, and no stream ticket), and, as a last guard, anything shaped
+like a bearer token, a player token, a stream ticket or a card code is masked
+in every line.
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ from litestar.logging.config import LoggingConfig
 from litestar.types import ASGIApp, HTTPScope, Message, Receive, Scope, Send
 
 from service.api.log_writer import BatchedStreamHandler
+from service.game.tickets import PREFIX as TICKET_PREFIX
+from service.game.tickets import TICKET_PATTERN
 
 REQUEST_ID_HEADER = "X-Request-ID"
 ACCESS_LOGGER = "service.access"
@@ -39,6 +42,7 @@ _SANE_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}")
 _BEARER = re.compile(r"(?i)(bearer\s+)\S+")
 # A player token: the game id's 32 hex digits, a dot, 43 URL-safe characters.
 _PLAYER_TOKEN = re.compile(r"\b[0-9a-f]{32}\.[A-Za-z0-9_-]{20,}")
+_TICKET = re.compile(rf"\b{TICKET_PATTERN}")
 _CARD = re.compile(r"\b(?:10|[2-9AJQK])[CDHS]\b")
 _JSON = msgspec.json.Encoder()
 _PARAMETER_TYPE = re.compile(r"\{(\w+):\w+\}")
@@ -80,8 +84,8 @@ def mask_secrets(text: str) -> str:
     """`text` with tokens masked (`***`) and card codes hidden (`[card]`).
 
     A pattern runs only on text a cheap test cannot clear: most of what is
-    logged has no `bearer`, no dot (a player token has one) and no capital
-    letter (a card's suit is one)."""
+    logged has no `bearer`, no dot (a player token has one), no `st_` (a stream
+    ticket's start) and no capital letter (a card's suit is one)."""
     for secret in _secrets:
         if secret in text:
             text = text.replace(secret, "***")
@@ -89,6 +93,8 @@ def mask_secrets(text: str) -> str:
         text = _BEARER.sub(r"\1***", text)
     if "." in text:
         text = _PLAYER_TOKEN.sub("***", text)
+    if TICKET_PREFIX in text:
+        text = _TICKET.sub("***", text)
     if not text.islower():
         text = _CARD.sub("[card]", text)
     return text

@@ -32,6 +32,7 @@ from service.api.problem_pages import ProblemPagesController
 from service.api.queries import strict_query
 from service.api.stream import StreamController
 from service.api.throttle import Throttle
+from service.api.tickets import StreamTicketsController
 from service.api.timeouts import BodyDeadline
 from service.config import Settings
 from service.game.application import RummyApplication
@@ -61,6 +62,7 @@ def create_app(
             GamesController,
             HealthController,
             StreamController,
+            StreamTicketsController,
             AuditController,
             FeedController,
             MetricsController,

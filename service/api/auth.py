@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import hmac
+from collections.abc import Callable
+from uuid import UUID
 
-from service.api.errors import Forbidden, Unauthorized
+from service.api.errors import Forbidden, TicketRefused, Unauthorized
 from service.domain.state import Status
 from service.game.results import GameState
+from service.game.tickets import Grant
 from service.game.tokens import token_game
 from service.projections.views import ADMIN, PUBLIC, Viewer
 
@@ -49,6 +52,54 @@ def viewer_for(game: GameState, authorization: str | None, admin_token: str | No
     if is_admin(token, admin_token):
         return ADMIN
     return Viewer(seat=player_seat(game, token))
+
+
+def stream_viewer(
+    game: GameState,
+    authorization: str | None,
+    ticket: str | None,
+    admin_token: str | None,
+    redeem: Callable[[str], Grant | None],
+) -> Viewer:
+    """Who a live stream is for: the holder of a stream `ticket` (spent by this, through
+    `redeem`), else as `viewer_for` says. A ticket and a token together are refused:
+    they could name two callers."""
+    if ticket is None:
+        return viewer_for(game, authorization, admin_token)
+    if authorization is not None:
+        raise Unauthorized("Send a stream ticket or an Authorization header, not both.")
+    if token_game(ticket) is not None:
+        raise Unauthorized(
+            "That is a player token, which must never be put in a URL: send it as "
+            "'Authorization: Bearer <token>' to POST /games/{game_id}/stream-tickets, "
+            "and open the stream with the ticket that answers."
+        )
+    return ticket_viewer(game.game_id, redeem(ticket))
+
+
+def ticket_viewer(game_id: UUID, grant: Grant | None) -> Viewer:
+    """The viewer a redeemed stream ticket speaks for in `game_id`."""
+    if grant is None:
+        raise TicketRefused(
+            "This stream ticket is unknown, used already or expired: a ticket opens one "
+            "stream, once, soon after it is issued. Get a new one with POST "
+            "/games/{game_id}/stream-tickets, and resume with `after` the last id you got."
+        )
+    if grant.game_id != game_id:
+        raise Forbidden("This stream ticket is for another game.")
+    return ADMIN if grant.seat is None else Viewer(seat=grant.seat)
+
+
+def ticket_holder(game: GameState, authorization: str | None, admin_token: str | None) -> Viewer:
+    """Who may have a stream ticket for `game`: a player of it or the admin. The public
+    needs none (its stream takes no token), so no token is 401."""
+    viewer = viewer_for(game, authorization, admin_token)
+    if viewer == PUBLIC:
+        raise Unauthorized(
+            "A stream ticket is for a player of this game or the admin: send the bearer "
+            "token. The public stream needs no ticket."
+        )
+    return viewer
 
 
 def player_seat(game: GameState, token: str) -> int:

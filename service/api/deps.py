@@ -52,7 +52,7 @@ INLINE_EVENTS = 100
 @dataclass(frozen=True, slots=True)
 class Services:
     """What the handlers need: the application, the admin token (None: admin off),
-    this deployment's caps and the metrics token."""
+    this deployment's caps, the metrics token and the stream tickets' lifetime."""
 
     games: RummyApplication
     admin_token: str | None
@@ -61,6 +61,8 @@ class Services:
     """Run small store work on the event loop (the embedded stores: see above)."""
     metrics_token: str | None = None
     """None: `/metrics` is public."""
+    ticket_ttl: int = 60
+    """Seconds a stream ticket lives (`RUMMY_STREAM_TICKET_TTL`)."""
 
     @classmethod
     def from_settings(cls, settings: Settings, games: RummyApplication) -> Services:
@@ -70,6 +72,7 @@ class Services:
             caps=Caps.from_settings(settings),
             inline=settings.store is not Store.POSTGRES,
             metrics_token=settings.metrics_token,
+            ticket_ttl=settings.stream_ticket_ttl,
         )
 
     async def run(self, work: Callable[[], T], *, heavy: bool = False) -> T:

@@ -20,6 +20,8 @@ The one place errors become HTTP:
                                     admin token, so it is a permission, not a 422
     AuthError (here)
     ├── Unauthorized           401  unauthorized
+    │   └── TicketRefused      401  stream_ticket_invalid: a stream ticket unknown,
+    │                               used already or expired (get a new one)
     └── Forbidden              403  forbidden
     LimitExceeded (here)       429  rate_limited (with Retry-After)
                                503  too_many_streams (with Retry-After)
@@ -127,6 +129,12 @@ class AuthError(Exception):
 
 class Unauthorized(AuthError):
     pass
+
+
+class TicketRefused(Unauthorized):
+    """A stream ticket that opens nothing: unknown, used already, or expired."""
+
+    code = "stream_ticket_invalid"
 
 
 class Forbidden(AuthError):

@@ -124,6 +124,14 @@ PROBLEM_TYPES: Mapping[str, ProblemType] = {
         "Send `Authorization: Bearer <token>` with the player token creating or joining "
         "the game gave you (or the admin token where the admin reads).",
     ),
+    "stream_ticket_invalid": ProblemType(
+        401,
+        "Stream ticket invalid",
+        "The stream ticket is unknown, spent or expired: a ticket opens one stream, once, "
+        "within its `expires_in` seconds, and cannot go with an `Authorization` header.",
+        "Get a new ticket (`POST /games/{game_id}/stream-tickets` with the token) and open "
+        "the stream again with it, resuming with `after` the last version you received.",
+    ),
     "forbidden": ProblemType(
         403,
         "Forbidden",

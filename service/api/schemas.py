@@ -28,6 +28,7 @@ from service.domain.rules import (
     Scoring,
 )
 from service.domain.state import Source
+from service.game.tickets import TICKET_PATTERN
 from service.projections.events import EventView
 
 CardCode = StrEnum(  # type: ignore[misc]
@@ -170,6 +171,22 @@ class JoinedSeat(msgspec.Struct, kw_only=True):
     seat: int
     token: str
     version: int
+
+
+class StreamTicket(msgspec.Struct, kw_only=True):
+    ticket: Annotated[
+        str,
+        Meta(
+            pattern=f"^{TICKET_PATTERN}$",
+            description=(
+                "Opens `GET /games/{game_id}/stream?ticket=...` once, as the caller that "
+                "asked for it, within `expires_in` seconds: each connection needs a new one."
+            ),
+        ),
+    ]
+    expires_in: Annotated[
+        int, Meta(ge=1, description="Seconds from now within which the ticket may be used.")
+    ]
 
 
 class Health(msgspec.Struct, kw_only=True):

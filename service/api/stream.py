@@ -9,12 +9,26 @@ While the store is unavailable, streams stay open: a stream whose read fails
 sends a comment saying so and reads again a heartbeat later (not on every
 wake), so an outage costs neither a hot loop nor a storm of reconnects.
 
-SSE `id:` is the event's version: a client that reconnects with
+Each event is one message: `event:` its type (`card_drawn`), so a browser
+listens with `addEventListener("card_drawn", ...)`; `id:` its version;
+`data:` the event as `listEvents` shows it. A client that reconnects with
 `Last-Event-ID` (or `?after=N`) gets exactly the events after it. The stream
 ends after `game_finished`; a reconnect after that is answered 204, which
-tells an EventSource to stop. Streams end cleanly when the client goes, and
-when the server shuts down (the hub ends them). Past the hub's cap on open
-streams, a stream is refused (503 `too_many_streams`).
+tells an EventSource to stop.
+
+With `?view=true` the stream also sends the caller's view, as `GET
+/games/{id}` shows it, in a message `event: view` whose `id` is the view's
+version, each time the stream has caught up with the game: once on opening,
+and after each batch of new events. A view is made once per batch, not per
+event (a view at an older version would mean rebuilding the game), and only
+for streams that ask.
+
+A browser's `EventSource` cannot send `Authorization`: it opens the stream
+with `?ticket=...` (service/api/tickets.py), spent by opening it.
+
+Streams end cleanly when the client goes, and when the server shuts down
+(the hub ends them). Past the hub's cap on open streams, a stream is refused
+(503 `too_many_streams`).
 """
 
 from __future__ import annotations
@@ -36,7 +50,7 @@ from litestar.params import FromPath, HeaderParameter, QueryParameter
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 
 from service.api import convert
-from service.api.auth import viewer_for
+from service.api.auth import stream_viewer
 from service.api.deps import OPTIONAL_BEARER, Authorization, Services
 from service.api.docs import problems
 from service.api.errors import STORE_FAILURES
@@ -45,12 +59,28 @@ from service.api.metrics import Metrics
 from service.domain.rules import RuleSet
 from service.game.results import GameState
 from service.projections.events import event_view
-from service.projections.views import Viewer
+from service.projections.views import Viewer, game_view
 
 BATCH = 500
 """Events read from the store at a time."""
 RETRY_MS = 2000
 """How long an EventSource waits before reconnecting after a dropped stream."""
+VIEW_EVENT = "view"
+"""The SSE event name of a view message (no event type is named so)."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Batch:
+    """What one read of the store gave a stream."""
+
+    events: list[Any]
+    more: bool
+    """Whether the store has more events already: read again without waiting."""
+    view: str | None = None
+    """The caller's view (JSON) at the last event's version, when the stream asks for
+    views and has caught up with the game."""
+    version: int = 0
+    """The game's version the view shows."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +94,7 @@ class _Stream:
     players: int
     after: int
     place: Place
+    with_view: bool = False
 
     async def messages(self) -> AsyncIterator[ServerSentEventMessage]:
         self.metrics.stream_opened()
@@ -73,23 +104,29 @@ class _Stream:
                     data=None, comment=f"events of game {self.game_id}", retry=RETRY_MS
                 )
                 last = self.after
+                opening = True
                 while not self.hub.closed:
                     waiter.event.clear()
                     try:
-                        events = await self._read(last)
+                        batch = await self._read(last, opening)
                     except STORE_FAILURES:
                         yield ServerSentEventMessage(data=None, comment="store unavailable")
                         await self._pause(waiter)
                         continue
-                    for event in events:
+                    opening = False
+                    for event in batch.events:
                         view = event_view(event, self.viewer, self.rules, self.players)
                         last = event.originator_version
                         yield ServerSentEventMessage(
-                            id=last, data=msgspec.json.encode(view).decode()
+                            id=last, event=event.event_type, data=msgspec.json.encode(view).decode()
                         )
-                        if event.event_type == "game_finished":
-                            return
-                    if len(events) == BATCH:
+                    if batch.view is not None:
+                        yield ServerSentEventMessage(
+                            id=batch.version, event=VIEW_EVENT, data=batch.view
+                        )
+                    if batch.events and batch.events[-1].event_type == "game_finished":
+                        return
+                    if batch.more:
                         continue
                     if not await waiter.wait(self.hub.settings.heartbeat_seconds):
                         yield ServerSentEventMessage(data=None, comment="heartbeat")
@@ -98,10 +135,30 @@ class _Stream:
             self.metrics.stream_closed()
             self.hub.collect_closed()
 
-    async def _read(self, after: int) -> list[Any]:
-        services = self.services
-        read = partial(services.games.events_after, self.game_id, after, BATCH)
-        return await services.run(read, heavy=services.reads_many(self.game_id, after, BATCH))
+    async def _read(self, after: int, opening: bool) -> _Batch:
+        """The events after version `after` (and, for a stream with views, the view
+        once it has caught up: on `opening`, or after new events)."""
+        services, game_id = self.services, self.game_id
+        heavy = services.reads_many(game_id, after, BATCH)
+        if not self.with_view:
+            read = partial(services.games.events_after, game_id, after, BATCH)
+            events = await services.run(read, heavy=heavy)
+            return _Batch(events, more=len(events) == BATCH)
+        work = partial(self._read_with_view, after, opening)
+        return await services.run(work, heavy=heavy or services.rebuilds(game_id))
+
+    def _read_with_view(self, after: int, opening: bool) -> _Batch:
+        # The game first, then its events up to its version: the view then shows
+        # exactly the last event sent, whatever is committed meanwhile.
+        state = self.services.games.state(self.game_id)
+        read = self.services.games.events_after(self.game_id, after, BATCH)
+        events = [event for event in read if event.originator_version <= state.version]
+        last = events[-1].originator_version if events else after
+        more = len(events) < len(read) or len(read) == BATCH
+        if last != state.version or not (events or opening):
+            return _Batch(events, more=more)
+        view = msgspec.json.encode(game_view(state, self.viewer)).decode()
+        return _Batch(events, more=more, view=view, version=state.version)
 
     async def _pause(self, waiter: Waiter) -> None:
         """A heartbeat's wait after a failed read, woken only to end: every stream
@@ -118,8 +175,8 @@ class _Stream:
 _EXAMPLE_STREAM = (
     ": events of game 0b7e8f2c-5a1d-4c3e-9f60-2d8a7b1c4e95\r\n"
     "retry: 2000\r\n\r\n"
-    'id: 5\r\ndata: {"type":"card_drawn","version":5,"at":"2026-11-29T21:46:00Z",'
-    '"seat":1,"source":"stock"}\r\n\r\n'
+    'id: 5\r\nevent: card_drawn\r\ndata: {"type":"card_drawn","version":5,'
+    '"at":"2026-11-29T21:46:00Z","seat":1,"source":"stock"}\r\n\r\n'
     ": heartbeat\r\n\r\n"
 )
 
@@ -134,11 +191,17 @@ class StreamController(Controller):
         summary="The game's events, live, as Server-Sent Events",
         description=(
             "The caller's events (redacted as in `listEvents`) as they are committed, one SSE "
-            "message each: `id` is the event's version, `data` the event as JSON. Resume after "
-            "a dropped connection with `Last-Event-ID` (or `?after=N`): the stream starts "
-            "right after that version. Comment lines (`: heartbeat`) keep idle connections "
-            "open. The stream ends after `game_finished`; asking again after it answers 204, "
-            "which stops an EventSource."
+            "message each: `event` is the event's type (`card_drawn`; a browser listens with "
+            '`addEventListener("card_drawn", ...)`: `onmessage` sees none of them), `id` its '
+            "version, `data` the event as JSON. Resume after a dropped connection with "
+            "`Last-Event-ID` (or `?after=N`): the stream starts right after that version. "
+            "Comment lines (`: heartbeat`) keep idle connections open. With `view=true`, a "
+            "message `event: view` carries the caller's view each time the stream has caught "
+            "up. The stream ends after `game_finished` (and its view); asking again after it "
+            "answers 204, which stops an EventSource. Authenticate with `Authorization`, or, "
+            "where headers cannot be sent (`EventSource`), with a `ticket` from "
+            "`createStreamTicket`: one ticket per connection, so on a reconnect get a new one "
+            "and resume with `after` the last id received."
         ),
         media_type="text/event-stream",
         security=OPTIONAL_BEARER,
@@ -147,7 +210,7 @@ class StreamController(Controller):
                 generate_examples=False,
                 data_container=str,
                 media_type="text/event-stream",
-                description="An endless stream of events and heartbeats.",
+                description="An endless stream of events and heartbeats (and views, if asked).",
                 examples=[Example(summary="Three messages", value=_EXAMPLE_STREAM)],
             ),
             204: ResponseSpec(
@@ -179,15 +242,44 @@ class StreamController(Controller):
                 description="The `id` of the last message received; overrides `after`.",
             ),
         ] = None,
+        ticket: Annotated[
+            str | None,
+            QueryParameter(
+                max_length=128,
+                description=(
+                    "A stream ticket from `createStreamTicket`, instead of `Authorization` "
+                    "(which a browser's `EventSource` cannot send): the stream is the "
+                    "ticket's holder's. Spent by the request that shows it (one answered "
+                    "403, 204 or 503 too): each connection needs a new one."
+                ),
+                examples=[Example(value="st_" + "x" * 43)],
+            ),
+        ] = None,
+        view: Annotated[
+            bool,
+            QueryParameter(
+                description=(
+                    "`true`: also send the caller's view (as `getGame` shows it) in a "
+                    "message `event: view`, `id` its version, each time the stream has "
+                    "caught up: on opening and after each batch of new events."
+                ),
+            ),
+        ] = False,
         authorization: Authorization = None,
     ) -> Response[Any]:
         def work() -> Response[Any]:
-            state = services.games.state(game_id)
-            viewer = viewer_for(state, authorization, services.admin_token)
             start = convert.stream_start(after, last_event_id)
+            state = services.games.state(game_id)
+            viewer = stream_viewer(
+                state,
+                authorization,
+                ticket,
+                services.admin_token,
+                services.games.stream_tickets.redeem,
+            )
             if state.table.finished and start >= state.version:
                 return Response(content=None, status_code=204)
-            return _open(services, hub, metrics, state, viewer, start)
+            return _open(services, hub, metrics, state, viewer, start, with_view=view)
 
         return await services.run(work, heavy=services.rebuilds(game_id))
 
@@ -199,6 +291,8 @@ def _open(
     state: GameState,
     viewer: Viewer,
     after: int,
+    *,
+    with_view: bool,
 ) -> ServerSentEvent:
     """The stream of `state`'s game after version `after`, holding one of the hub's
     places (503 when none is left). It keeps what its views need, not the state."""
@@ -213,6 +307,7 @@ def _open(
         players=state.table.players,
         after=after,
         place=hub.take_place(),
+        with_view=with_view,
     )
     messages = stream.messages()
     # A stream that never starts never runs its `finally`: its place is given

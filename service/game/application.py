@@ -31,6 +31,7 @@ from service.game.events import GameEvent
 from service.game.probe import probe_write
 from service.game.refusals import RefusalLog, RefusedBefore, RefusedNow
 from service.game.results import CreateResult, FeedEntry, GameState, JoinResult, PlayResult
+from service.game.tickets import StreamTickets
 from service.game.tokens import (
     hash_token,
     key_digest,
@@ -76,6 +77,8 @@ class RummyApplication(UnitOfWork):
         super().__init__(env, observers)
         self.bots = bots
         self.refusals = RefusalLog(self.factory.aggregate_recorder(purpose="refusals"))
+        self.stream_tickets = StreamTickets(self.recorder)
+        """The live streams' tickets, kept beside the events (service.game.tickets)."""
 
     def create_game(self, new: NewGame, idempotency: Idempotency | None = None) -> CreateResult:
         """A new game. Created with a key (`idempotency`), its id and its players'

@@ -120,6 +120,18 @@ def replaying_with_a_bearer_without_a_token(api: Api) -> Attempt:
     return auth(table(api), "/replay?version=1", "Bearer")
 
 
+@scenario(401, "stream_ticket_invalid")
+def opening_a_stream_with_a_ticket_never_issued(api: Api) -> Attempt:
+    game = table(api)
+    return Attempt(lambda: api.client.get(f"/games/{game.id}/stream?ticket=st_{'A' * 43}"), game)
+
+
+@scenario(401, "unauthorized")
+def asking_for_a_stream_ticket_without_a_token(api: Api) -> Attempt:
+    game = table(api)
+    return Attempt(lambda: api.client.post(f"/games/{game.id}/stream-tickets"), game)
+
+
 @scenario(403, "forbidden")
 def reading_with_the_token_of_another_game(api: Api) -> Attempt:
     other = table(api)

@@ -21,7 +21,7 @@ import pytest
 from litestar import Litestar
 from litestar.routes import HTTPRoute
 
-from service.api.queries import integer_query_parameters
+from service.api.queries import strict_query_parameters
 from tests.api.client import ADMIN, Api, Game
 from tests.api.test_errors import BOB, table
 from tests.api.test_robustness import assert_problem, finished, snapshot
@@ -197,24 +197,44 @@ def test_plain_numerals_are_taken(api: Api) -> None:
     assert feed.status_code == 200, feed.text
 
 
-def test_every_integer_query_parameter_of_the_app_is_checked(app: Litestar) -> None:
+def test_every_integer_and_boolean_query_parameter_of_the_app_is_checked(app: Litestar) -> None:
     # The check finds them by type: a new one is covered, and this says which it sees.
+    types = {int: "integer", bool: "boolean"}
     checked = {
-        (handler.operation_id, name)
+        (handler.operation_id, name, types[kind])
         for route in app.routes
         if isinstance(route, HTTPRoute)
         for handler in route.route_handlers
-        for name in integer_query_parameters(handler)
+        for name, kind in strict_query_parameters(handler)
     }
     documented = {
-        (operation["operationId"], parameter["name"])
+        (operation["operationId"], parameter["name"], parameter["schema"].get("type"))
         for item in OPENAPI["paths"].values()
         for operation in item.values()
         if isinstance(operation, dict)
         for parameter in operation.get("parameters", [])
-        if parameter["in"] == "query" and parameter["schema"].get("type") == "integer"
+        if parameter["in"] == "query" and parameter["schema"].get("type") in types.values()
     }
     assert checked == documented
+    assert ("streamEvents", "view", "boolean") in checked
+
+
+@pytest.mark.parametrize("value", ["1", "0", "TRUE", "True", "yes", "", " true"], ids=repr)
+def test_a_boolean_query_parameter_takes_true_or_false_only(api: Api, value: str) -> None:
+    # msgspec read `1`, `0` and `TRUE` as booleans: a client meaning something else
+    # would get a stream it did not ask for.
+    game = finished(api)
+    response = api.client.get(_url(game, "/games/{game_id}/stream"), params={"view": value})
+    assert_problem(response, 422, "invalid_request")
+    assert_names(response, "view", "`true` or `false`")
+
+
+def test_a_boolean_query_parameter_given_twice_is_refused(api: Api) -> None:
+    game = finished(api)
+    query = urlencode([("view", "true"), ("view", "false")])
+    response = api.client.get(f"{_url(game, '/games/{game_id}/stream')}?{query}")
+    assert_problem(response, 422, "invalid_request")
+    assert_names(response, "view", "once")
 
 
 # --- names and client seeds ---------------------------------------------------------------

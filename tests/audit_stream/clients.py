@@ -12,21 +12,26 @@ import json
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, get_args
 
 import httpx
 
+from service.projections.events import EventView
+
 ADMIN_TOKEN = "admin-token-for-the-tests-0123456789"
+EVENT_TYPES = sorted(kind.__struct_config__.tag for kind in get_args(EventView))
+"""Every event type a client may receive: the SSE event names of the stream's events."""
 
 
 @dataclass(frozen=True, slots=True)
 class Message:
-    """One SSE message: an event (`id`, `data`) or a comment."""
+    """One SSE message: an event (`id`, `event` its name, `data`) or a comment."""
 
     id: int | None = None
     data: dict[str, Any] | None = None
     comment: str | None = None
     retry: int | None = None
+    event: str | None = None
 
 
 def sse(response: httpx.Response) -> Iterator[Message]:
@@ -41,6 +46,7 @@ def sse(response: httpx.Response) -> Iterator[Message]:
                     data=json.loads(fields["data"]) if "data" in fields else None,
                     comment="\n".join(comments) or None,
                     retry=int(fields["retry"]) if "retry" in fields else None,
+                    event=fields.get("event"),
                 )
             fields, comments = {}, []
         elif line.startswith(":"):

@@ -7,11 +7,18 @@ application stands for a second replica of the service.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 
+import httpx
+
+from service.bootstrap import Wiring
 from service.config import Settings
 from tests.audit_stream.clients import ADMIN_TOKEN
+from tests.game.stores import StoreUnderTest
 from tests.rates import NO_RATE_LIMITS
+from tests.servers import serve
 
 
 def live_settings(settings: Settings, **changes: object) -> Settings:
@@ -23,3 +30,12 @@ def live_settings(settings: Settings, **changes: object) -> Settings:
         **NO_RATE_LIMITS,
     }
     return replace(settings, **{**quick, **changes})  # type: ignore[arg-type]
+
+
+@contextmanager
+def served(store: StoreUnderTest, **changes: object) -> Iterator[tuple[Wiring, httpx.Client]]:
+    """The service on `store` with `live_settings` (and `changes`), served on a real
+    server for the block, and a client of it."""
+    wiring = store.bootstrap(live_settings(store.settings, **changes))
+    with serve(wiring.app) as url, httpx.Client(base_url=url, timeout=10) as client:
+        yield wiring, client
