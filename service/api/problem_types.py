@@ -281,6 +281,41 @@ PROBLEM_TYPES: Mapping[str, ProblemType] = {
         "may not be discarded now.",
         _RULES + "keep another card to discard.",
     ),
+    "wild_ambiguous": ProblemType(
+        409,
+        "Wild card reads more than one way",
+        "A meld or lay-off holding a wild card can be read in more than one way and the "
+        "request did not say which (`as`).",
+        _RULES + "send `as` with one of `legal.meld_readings` or `legal.lay_offs`.",
+    ),
+    "invalid_swap": ProblemType(
+        409,
+        "Invalid swap",
+        "Swaps are off in this game, or no wild card of that meld stands for the card "
+        "offered.",
+        _RULES + "use one of `legal.swaps`.",
+    ),
+    "swapped_wild_unused": ProblemType(
+        409,
+        "Swapped wild card not played",
+        "Under `swapped_wild: meld_now` the wild card taken by a swap must leave the hand "
+        "by a meld or lay-off in the same request, and this request ended with it in hand.",
+        _RULES + "send the swap together with the meld or lay-off that uses the wild.",
+    ),
+    "meld_only_going_out": ProblemType(
+        409,
+        "Melds only when going out",
+        "In a concealed turn (Boathouse; Wrotham deals 4 to 6) melds, lay-offs and swaps "
+        "are allowed only inside the one request that goes out.",
+        _RULES + "send every meld and the final discard together, when `legal.can_go_out`.",
+    ),
+    "not_in_variant": ProblemType(
+        409,
+        "Not in this variant",
+        "The game's variant has no such action (a swap or knock where the variant has "
+        "none, a meld in Knock Rummy).",
+        _RULES + "use only the moves `legal` offers.",
+    ),
     "write_conflict": ProblemType(
         409,
         "Write conflict",

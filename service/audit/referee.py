@@ -21,7 +21,7 @@ from typing import Any
 from service.audit import deal
 from service.domain import events as domain
 from service.domain import shuffle
-from service.domain.actions import Action, Discard, Draw, LayOff, Meld
+from service.domain.actions import Action, Discard, Draw, Knock, LayOff, Meld, Swap
 from service.domain.cards import Card, card_codes, parse_cards
 from service.domain.errors import IllegalMove, RummyError
 from service.domain.flow import decide_join, next_event
@@ -300,7 +300,11 @@ class _Decks:
             return list(explicit[hand_number - 1])
         seed = self.referee.seed
         if seed is not None:
-            return shuffle.deck_order(seed, self.referee.client_seeds, hand_number)
+            table = self.referee.table
+            assert table is not None, "decks are asked for only once the game is set up"
+            return shuffle.deck_order(
+                seed, self.referee.client_seeds, hand_number, table.rules.pack
+            )
         for event in self.referee.recorded:
             data = event.get("data", {})
             if event.get("type") == "hand_dealt" and data.get("hand_number") == hand_number:
@@ -376,6 +380,10 @@ def _describe(action: Action) -> str:
             return f"lay-off of {card} on {meld_id}"
         case Discard(card=card):
             return f"discard of {card}"
+        case Swap(meld_id=meld_id, card=card):
+            return f"swap of {card} into {meld_id}"
+        case Knock():
+            return "knock"
 
 
 def _summary(data: Mapping[str, Any]) -> str:

@@ -222,7 +222,9 @@ def _play_game(report: Report, number: int, names: tuple[str, ...], max_hands: i
         table=table,
         seats=tuple(_Seat(name=f"{name} {seat}", bot=name) for seat, name in enumerate(names)),
     )
-    decks = SeededDecks(seed=f"{report.seed}/{number}", client_seeds=("",) * players)
+    decks = SeededDecks(
+        seed=f"{report.seed}/{number}", client_seeds=("",) * players, pack=report.rules.pack
+    )
     strategies = [strategy(name) for name in names]
     generators = [Random(f"{report.seed}/{number}/{seat}") for seat in range(players)]
     record = _Recorder(report, snapshot, names)

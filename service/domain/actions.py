@@ -1,4 +1,8 @@
-"""The four things a player can do on a turn."""
+"""The things a player can do on a turn: the classic four, and the variants'.
+
+`as_` (`as` in plain form) says what each card of a meld, or a laid-off card,
+stands for in games with wild cards; None lets the server read it.
+"""
 
 from __future__ import annotations
 
@@ -16,12 +20,16 @@ class Draw:
 @dataclass(frozen=True, slots=True)
 class Meld:
     cards: tuple[Card, ...]
+    as_: tuple[Card, ...] | None = None
+    """Parallel to `cards`: what each stands for (a natural card names itself)."""
 
 
 @dataclass(frozen=True, slots=True)
 class LayOff:
     card: Card
     meld_id: str
+    as_: Card | None = None
+    """What a wild `card` stands for in the meld."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,4 +37,20 @@ class Discard:
     card: Card
 
 
-Action = Draw | Meld | LayOff | Discard
+@dataclass(frozen=True, slots=True)
+class Swap:
+    """Put `card` into meld `meld_id` where one of its wilds stands for it, and take
+    that wild into hand."""
+
+    meld_id: str
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class Knock:
+    """Knock Rummy: end the hand, discarding `card` face down."""
+
+    card: Card
+
+
+Action = Draw | Meld | LayOff | Discard | Swap | Knock

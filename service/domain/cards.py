@@ -2,6 +2,12 @@
 
 `Card.parse("10H")` and `str(card)` are the only places a card is a string;
 everything inside the domain works with `Card` values.
+
+The printed joker (`JK`, `JOKER`) is a card of its own rank and suit: neither
+is one of the 13 ranks or 4 suits (`RANKS`, `SUITS`), so code that walks a
+deck's ranks and suits never meets it, and only packs with jokers hold it.
+Packs may repeat codes (two packs, several jokers): hands, piles and melds
+are multisets, and equal codes are the same card.
 """
 
 from __future__ import annotations
@@ -29,6 +35,8 @@ class Rank(IntEnum):
     JACK = 11
     QUEEN = 12
     KING = 13
+    JOKER = 0
+    """Not a rank of the deck: the printed joker's, outside every run and set."""
 
     @property
     def code(self) -> str:
@@ -47,39 +55,59 @@ class Suit(StrEnum):
     DIAMONDS = "D"
     HEARTS = "H"
     SPADES = "S"
+    JOKER = "*"
+    """Not a suit of the deck: the printed joker's."""
 
     @property
     def code(self) -> str:
         return self.value
 
 
+RANKS: tuple[Rank, ...] = tuple(rank for rank in Rank if rank is not Rank.JOKER)
+"""The 13 ranks of a deck, ace first."""
+SUITS: tuple[Suit, ...] = tuple(suit for suit in Suit if suit is not Suit.JOKER)
+"""The 4 suits in their order: C D H S."""
+
 _RANK_CODES: dict[Rank, str] = {
-    **{rank: str(rank.value) for rank in Rank},
+    **{rank: str(rank.value) for rank in RANKS},
     Rank.ACE: "A",
     Rank.JACK: "J",
     Rank.QUEEN: "Q",
     Rank.KING: "K",
 }
 _RANKS_BY_CODE: dict[str, Rank] = {code: rank for rank, code in _RANK_CODES.items()}
-_SUITS_BY_CODE: dict[str, Suit] = {suit.value: suit for suit in Suit}
+_JOKER_CODE = "JK"
+_JOKER_SORT = (Rank.KING + 1, "")  # after every natural card
 
 
 @dataclass(frozen=True, slots=True)
 class Card:
-    """One card of the single 52-card deck."""
+    """One card: a natural card of the 52, or the printed joker (`JOKER`)."""
 
     rank: Rank
     suit: Suit
     # Derived, and worked out once when the card is made: a view or a search for
     # legal moves reads them many times over.
     code: str = field(init=False, repr=False, compare=False)
-    """The card code: `10H`, `AS`."""
+    """The card code: `10H`, `AS`, `JK`."""
     sort_key: tuple[int, str] = field(init=False, repr=False, compare=False)
-    """Display order: by rank, then suit."""
+    """Display order: by rank (ace first), then suit; the joker last."""
 
     def __post_init__(self) -> None:
+        if self.rank is Rank.JOKER or self.suit is Suit.JOKER:
+            if self.rank is not Rank.JOKER or self.suit is not Suit.JOKER:
+                raise UnknownCard(
+                    "The joker has the joker's rank and suit, and no other card does."
+                )
+            object.__setattr__(self, "code", _JOKER_CODE)
+            object.__setattr__(self, "sort_key", _JOKER_SORT)
+            return
         object.__setattr__(self, "code", f"{self.rank.code}{self.suit.code}")
         object.__setattr__(self, "sort_key", (self.rank.value, self.suit.value))
+
+    @property
+    def is_joker(self) -> bool:
+        return self.code == _JOKER_CODE
 
     # The rules ask "is this card in the hand?" in their tightest loops: one
     # string comparison answers it faster than the fields compared one by one.
@@ -104,20 +132,32 @@ class Card:
 
     @staticmethod
     def parse(code: str) -> Card:
-        """Parse a card code such as `10H` or `AS`; anything else is `UnknownCard`."""
+        """Parse a card code such as `10H`, `AS` or `JK`; anything else is `UnknownCard`."""
         card = _CARDS_BY_CODE.get(code) if isinstance(code, str) else None
         if card is None:
             raise UnknownCard(
                 f"{code!r} is not a card code: write the rank (A 2-10 J Q K) then the suit "
-                f"(C D H S), as in 10H or AS."
+                f"(C D H S), as in 10H or AS, or JK for a joker."
             )
         return card
 
 
-FULL_DECK: tuple[Card, ...] = tuple(Card(rank, suit) for suit in Suit for rank in Rank)
+FULL_DECK: tuple[Card, ...] = tuple(Card(rank, suit) for suit in SUITS for rank in RANKS)
 """The 52 cards in a fixed reference order: clubs A-K, diamonds, hearts, spades."""
 
-_CARDS_BY_CODE: dict[str, Card] = {card.code: card for card in FULL_DECK}
+JOKER = Card(Rank.JOKER, Suit.JOKER)
+"""The printed joker, `JK`: in a pack only where the rules give it jokers."""
+
+ALL_CARDS: tuple[Card, ...] = (*FULL_DECK, JOKER)
+"""Every card code there is: the 52, then `JK`."""
+
+_CARDS_BY_CODE: dict[str, Card] = {card.code: card for card in ALL_CARDS}
+
+
+def pack(packs: int = 1, jokers: int = 0) -> tuple[Card, ...]:
+    """A game's whole pack in reference order (docs/fairness.md): each 52-card pack
+    in turn, then the jokers."""
+    return FULL_DECK * packs + (JOKER,) * jokers
 
 
 def parse_cards(codes: list[str] | tuple[str, ...]) -> list[Card]:
@@ -130,5 +170,5 @@ def card_codes(cards: list[Card] | tuple[Card, ...]) -> list[str]:
 
 
 def sorted_cards(cards: list[Card] | tuple[Card, ...] | set[Card] | frozenset[Card]) -> list[Card]:
-    """Cards in display order: by rank, then suit."""
+    """Cards in display order: by rank, then suit, jokers last."""
     return sorted(cards, key=attrgetter("sort_key"))

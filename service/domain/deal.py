@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -34,12 +35,20 @@ def deal(deck: Sequence[Card], dealer: int, players: int, hand_size: int) -> Dea
     )
 
 
-def check_deck(deck: Sequence[Card]) -> None:
-    """A deck order must hold each of the 52 cards exactly once."""
-    if len(deck) != len(FULL_DECK):
-        raise InvalidDeck(f"A deck has 52 cards, not {len(deck)}.")
-    seen: set[Card] = set()
+def check_deck(deck: Sequence[Card], pack: Sequence[Card] = FULL_DECK) -> None:
+    """A deck order must be a permutation of the game's whole pack (by default the
+    52 cards, each once; with two packs or jokers, codes repeat as often as the pack
+    holds them)."""
+    if len(deck) != len(pack):
+        raise InvalidDeck(f"A deck of this game has {len(pack)} cards, not {len(deck)}.")
+    wanted = Counter(pack)
+    held = Counter(deck)
     for card in deck:
-        if card in seen:
-            raise InvalidDeck(f"The deck holds {card} twice.")
-        seen.add(card)
+        if held[card] > wanted[card]:
+            copies = wanted[card]
+            times = "once" if copies == 1 else f"{copies} times"
+            if copies == 0:
+                raise InvalidDeck(f"The deck holds {card}, which this game's pack has not.")
+            raise InvalidDeck(
+                f"The deck holds {card} {held[card]} times; this game's pack has it {times}."
+            )

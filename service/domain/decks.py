@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from service.domain import shuffle
-from service.domain.cards import Card
+from service.domain.cards import FULL_DECK, Card
 
 
 class DeckSource(Protocol):
@@ -32,6 +32,8 @@ class SeededDecks:
     seed: str
     client_seeds: tuple[str, ...]
     explicit: tuple[tuple[Card, ...], ...] = ()
+    pack: tuple[Card, ...] = FULL_DECK
+    """The game's whole pack in reference order, which each deck shuffles."""
 
     def first_dealer(self, players: int) -> int:
         return shuffle.first_dealer(self.seed, self.client_seeds, players)
@@ -39,7 +41,7 @@ class SeededDecks:
     def deck(self, hand_number: int) -> list[Card]:
         if hand_number <= len(self.explicit):
             return list(self.explicit[hand_number - 1])
-        return shuffle.deck_order(self.seed, self.client_seeds, hand_number)
+        return shuffle.deck_order(self.seed, self.client_seeds, hand_number, self.pack)
 
     def recycled_stock(
         self, hand_number: int, recycle_number: int, discards: Sequence[Card]

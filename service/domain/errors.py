@@ -24,7 +24,12 @@ The tree::
         ├── MeldLimit            meld_limit
         ├── MustDiscardLast      must_discard_last
         ├── DiscardTakenCard     discard_taken_card
-        └── WouldStrandTakenCard would_strand_taken_card
+        ├── WouldStrandTakenCard would_strand_taken_card
+        ├── WildAmbiguous        wild_ambiguous
+        ├── InvalidSwap          invalid_swap
+        ├── SwappedWildUnused    swapped_wild_unused
+        ├── MeldOnlyGoingOut     meld_only_going_out
+        └── NotInVariant         not_in_variant
 
 The HTTP layer maps `InvalidInput` to 422 and `IllegalMove` to 409.
 """
@@ -131,6 +136,38 @@ class DiscardTakenCard(IllegalMove):
 
 class WouldStrandTakenCard(IllegalMove):
     code = "would_strand_taken_card"
+
+
+class WildAmbiguous(IllegalMove):
+    """A meld or lay-off with a wild card that reads more than one way, sent
+    without `as`: the player must say what the wild stands for."""
+
+    code = "wild_ambiguous"
+
+
+class InvalidSwap(IllegalMove):
+    code = "invalid_swap"
+
+
+class SwappedWildUnused(IllegalMove):
+    """Under `swapped_wild: meld_now`, a request that ends with the wild it took
+    by a swap still in hand."""
+
+    code = "swapped_wild_unused"
+
+
+class MeldOnlyGoingOut(IllegalMove):
+    """A meld, lay-off or swap in a concealed turn (Boathouse; Wrotham deals 4-6)
+    outside the one request that goes out."""
+
+    code = "meld_only_going_out"
+
+
+class NotInVariant(IllegalMove):
+    """An action the game's variant does not have (a schema-valid action is
+    never a 422)."""
+
+    code = "not_in_variant"
 
 
 def all_error_classes() -> list[type[RummyError]]:

@@ -44,6 +44,8 @@ class CardDrawn:
     seat: int
     source: Source
     card: Card
+    second: bool = False
+    """Boathouse: the second card of a turn that took the top discard."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +55,8 @@ class MeldLaid:
     kind: MeldKind
     cards: tuple[Card, ...]
     """In table order."""
+    as_: tuple[Card, ...] | None = None
+    """With wild cards: what each card stands for, parallel to `cards`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +65,29 @@ class CardLaidOff:
     meld_id: str
     card: Card
     end: End
+    as_: Card | None = None
+    """With wild cards: what the laid-off card stands for."""
+
+
+@dataclass(frozen=True, slots=True)
+class WildSwapped:
+    """`card` put into meld `meld_id` where `wild` stood for it (`as`); the wild
+    goes to the seat's hand."""
+
+    seat: int
+    meld_id: str
+    card: Card
+    wild: Card
+    as_: Card
+
+
+@dataclass(frozen=True, slots=True)
+class Knocked:
+    """Knock Rummy: `seat` knocked, discarding `card` face down (kept secret from
+    players until the hand's result shows it)."""
+
+    seat: int
+    card: Card
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +126,8 @@ Event = (
     | StockRecycled
     | HandEnded
     | GameFinished
+    | WildSwapped
+    | Knocked
 )
 
 EVENTS: tuple[type[Event], ...] = get_args(Event)
@@ -111,6 +140,8 @@ PLAYER_EVENTS: tuple[type[Event], ...] = (
     CardLaidOff,
     CardDiscarded,
     StockRecycled,
+    WildSwapped,
+    Knocked,
 )
 """The events a player's own move causes: their `seat` is that player's. The rest
 (deals, the end of a hand, the end of the game) the rules make by themselves."""
@@ -172,22 +203,52 @@ def apply(table: Table, event: Event) -> None:
             hand.hands[seat].append(card)
             hand.taken = card if source is Source.DISCARD else None
             hand.phase = Phase.PLAY
-        case MeldLaid(seat=seat, meld_id=meld_id, kind=kind, cards=cards):
+        case MeldLaid(seat=seat, meld_id=meld_id, kind=kind, cards=cards, as_=as_):
             hand = _hand(table)
             held = hand.hands[seat]
             for card in cards:
                 held.remove(card)
-            hand.melds.append(TableMeld(id=meld_id, kind=kind, cards=list(cards), owner=seat))
+            hand.melds.append(
+                TableMeld(
+                    id=meld_id,
+                    kind=kind,
+                    cards=list(cards),
+                    owner=seat,
+                    as_=None if as_ is None else list(as_),
+                )
+            )
             hand.melds_laid += 1
             hand.melds_this_turn += 1
             hand.played_this_turn = True
-        case CardLaidOff(seat=seat, meld_id=meld_id, card=card, end=end):
+        case CardLaidOff(seat=seat, meld_id=meld_id, card=card, end=end, as_=as_):
             hand = _hand(table)
             hand.hands[seat].remove(card)
             meld = hand.meld(meld_id)
             assert meld is not None, "a laid-off card names a meld on the table"
-            extend(meld, card, end, seat)
+            extend(meld, card, end, seat, as_)
             hand.played_this_turn = True
+        case WildSwapped(seat=seat, meld_id=meld_id, card=card, wild=wild, as_=as_):
+            hand = _hand(table)
+            held = hand.hands[seat]
+            held.remove(card)
+            meld = hand.meld(meld_id)
+            assert meld is not None, "a swap names a meld on the table"
+            assert meld.as_ is not None, "a swap names a meld with readings"
+            place = next(
+                index
+                for index, (placed, reading) in enumerate(zip(meld.cards, meld.as_, strict=True))
+                if placed == wild and reading == as_
+            )
+            meld.cards[place] = card
+            meld.as_[place] = card
+            held.append(wild)
+            # A swap lays a card on the table: going out in a later turn is no rummy.
+            hand.played_this_turn = True
+        case Knocked(seat=seat, card=card):
+            hand = _hand(table)
+            hand.hands[seat].remove(card)
+            hand.out_of_play.append(card)
+            hand.knocker = seat
         case CardDiscarded(seat=seat, card=card):
             hand = _hand(table)
             held = hand.hands[seat]

@@ -16,14 +16,14 @@ from dataclasses import dataclass, field
 from enum import Enum, StrEnum
 from itertools import combinations, pairwise
 
-from service.domain.cards import Card, Rank, Suit
+from service.domain.cards import SUITS, Card, Rank, Suit
 from service.domain.errors import InvalidLayOff, InvalidMeld
 from service.domain.rules import Aces
 
 _MIN_MELD = 3
 _FULL_SET = 4  # one deck: one card of a rank per suit
 _FULL_RUN = 13  # one deck: the whole suit
-_SUITS: tuple[Suit, ...] = tuple(Suit)  # C D H S: the order sets are laid out in
+_SUITS: tuple[Suit, ...] = SUITS  # C D H S: the order sets are laid out in
 _SUIT_SLOT: dict[Suit, int] = {suit: slot for slot, suit in enumerate(_SUITS)}
 # Attribute lookups on Enum classes (`Rank.ACE`) are slow on 3.11, where EnumType
 # defines __getattr__: the hot paths read the members they need once, here.
@@ -69,6 +69,9 @@ class TableMeld:
     owner: int
     laid_off: list[tuple[Card, int]] = field(default_factory=list)
     """Each card laid off onto this meld, with the seat that laid it off, in order."""
+    as_: list[Card] | None = None
+    """In games with wild cards: what each card stands for, parallel to `cards`
+    (a natural card itself). None where the game has no wilds."""
 
 
 # As for `_ACE` above: the legal-move lists run these checks for every view.
@@ -272,12 +275,19 @@ def can_lay_off(meld: TableMeld, card: Card, aces: Aces) -> bool:
     return not isinstance(_judge_lay_off(meld, card, aces), _Misfit)
 
 
-def extend(meld: TableMeld, card: Card, end: End, seat: int) -> None:
-    """Lay `card` off onto `meld` at `end`, recorded as laid off by `seat` (no checks)."""
+def extend(meld: TableMeld, card: Card, end: End, seat: int, as_: Card | None = None) -> None:
+    """Lay `card` off onto `meld` at `end`, recorded as laid off by `seat` (no checks).
+    In a meld with readings, `as_` is what the card stands for (itself if None)."""
     if end is _LOW_END:
         meld.cards.insert(0, card)
     else:
         meld.cards.append(card)
+    if meld.as_ is not None:
+        reading = card if as_ is None else as_
+        if end is _LOW_END:
+            meld.as_.insert(0, reading)
+        else:
+            meld.as_.append(reading)
     meld.laid_off.append((card, seat))
 
 

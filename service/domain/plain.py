@@ -6,6 +6,13 @@ tuple a list; numbers, strings, booleans and None stay as they are. Each
 event dataclass declares its fields' types once, and a `Codec` reads both
 directions off those declarations, so an event is defined in one place only.
 
+A field with a default is left out of the plain form while it holds that
+default, and read back as the default when absent: the variants' fields
+(`as`, a knock's result) cost classic events nothing, and classic events
+stored before the variants existed read back unchanged. A field whose name
+is a Python keyword is declared with a trailing underscore (`as_`) and
+named without it in plain form.
+
 A codec works out each field's conversion once, when it is made: a game is
 rebuilt from its plain events on every load, and every event a command
 records is converted twice (to store it, and back to apply it).
@@ -33,23 +40,33 @@ class Codec(Generic[T]):
     def __init__(self, cls: type[T], apart: Collection[str] = ()) -> None:
         self.cls = cls
         hints = get_type_hints(cls)
-        fields = [field.name for field in dataclasses.fields(cls)]  # type: ignore[arg-type]
-        self.apart = tuple(name for name in fields if name in apart)
+        fields = dataclasses.fields(cls)  # type: ignore[arg-type]
+        self.apart = tuple(field.name for field in fields if field.name in apart)
         self._fields = tuple(
-            (name, *_conversions(hints[name])) for name in fields if name not in apart
+            _Field(
+                field.name,
+                field.name.removesuffix("_"),
+                field.default,
+                *_conversions(hints[field.name]),
+            )
+            for field in fields
+            if field.name not in apart
         )
 
     @property
     def names(self) -> tuple[str, ...]:
         """The fields in plain form, in declaration order."""
-        return tuple(name for name, _, _ in self._fields)
+        return tuple(field.plain for field in self._fields)
 
     def to_plain(self, instance: T) -> dict[str, Any]:
-        """The fields of `instance` in plain form (those kept apart left out)."""
+        """The fields of `instance` in plain form (those kept apart, and those at
+        their default, left out)."""
         plain: dict[str, Any] = {}
-        for name, write, _ in self._fields:
-            value = getattr(instance, name)
-            plain[name] = value if write is None else write(value)
+        for field in self._fields:
+            value = getattr(instance, field.name)
+            if field.default is not _NO_DEFAULT and value == field.default:
+                continue
+            plain[field.plain] = value if field.write is None else field.write(value)
         return plain
 
     def from_plain(self, data: Mapping[str, Any], **apart: Any) -> T:
@@ -58,16 +75,29 @@ class Codec(Generic[T]):
         fields kept apart, given as they are."""
         if set(apart) != set(self.apart):
             raise TypeError(f"{self.cls.__name__} needs {list(self.apart)} given apart")
+        values: dict[str, Any] = {}
         try:
-            values = {
-                name: data[name] if read is None else read(data[name])
-                for name, _, read in self._fields
-            }
+            for field in self._fields:
+                if field.plain not in data and field.default is not _NO_DEFAULT:
+                    continue  # the dataclass gives the default
+                value = data[field.plain]
+                values[field.name] = value if field.read is None else field.read(value)
         except KeyError as missing:
             raise TypeError(
                 f"{self.cls.__name__} has the fields {list(self.names)}: {missing} is missing"
             ) from None
         return self.cls(**values, **apart)
+
+
+_NO_DEFAULT: Any = dataclasses.MISSING
+
+
+class _Field(typing.NamedTuple):
+    name: str
+    plain: str
+    default: Any
+    write: Convert | None
+    read: Convert | None
 
 
 def _conversions(hint: Any) -> tuple[Convert | None, Convert | None]:

@@ -4,20 +4,45 @@ A `RuleSet` is frozen and checks itself when built, so an impossible
 combination fails when a game is created, never in the middle of one.
 `RuleSet.from_dict` / `to_dict` read and write it as plain data with the
 names of docs/rules.md.
+
+A variant (`variant`) is a preset (docs/rules.md, "Variants"): its options
+take the variant's defaults when left out, some are fixed, some unused
+("-" in its table); `VARIANTS` holds each variant's table, and every check reads it, so
+the rules page, the OpenAPI schema and the service agree by construction.
+A classic rule set stores and reads exactly as before variants existed.
 """
 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from service.domain.cards import RANKS, Card, Rank, pack
 from service.domain.errors import InvalidRules, InvalidSeating
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 6
 DECK_SIZE = 52
+"""One pack without jokers: the classic game's deck."""
+
+
+class Variant(StrEnum):
+    CLASSIC = "classic"
+    WILD = "wild"
+    BOATHOUSE = "boathouse"
+    KNOCK = "knock"
+    WROTHAM = "wrotham"
+
+
+class SwappedWild(StrEnum):
+    """What a wild taken by a swap may do: anything (`free`), or leave the hand by a
+    meld or lay-off in the same request (`meld_now`)."""
+
+    FREE = "free"
+    MELD_NOW = "meld_now"
 
 
 class Aces(StrEnum):
@@ -98,16 +123,32 @@ class RuleSet:
     scoring: Scoring = Scoring.WINNER
     target: int | None = 100
     deals: int | None = None
+    # The variants' options (docs/rules.md "Variants"); None where the variant has
+    # no such option. Classic games store none of them.
+    variant: Variant = Variant.CLASSIC
+    packs: int = 1
+    jokers: int = 0
+    wild_rank: str | None = None
+    """The code of the nominated wild rank (`2` for deuces wild), or None."""
+    min_natural: int | None = None
+    swap: bool | None = None
+    swapped_wild: SwappedWild | None = None
+    wild_penalty: int | None = None
+    ace_value: int | None = None
+    """What an ace left in hand counts; None is classic's (see `ace_points`)."""
+    knock_penalty: int | None = None
+    knock_bonus: int | None = None
 
     def __post_init__(self) -> None:
         for field in dataclasses.fields(self):
             _check_type(field.name, getattr(self, field.name), field.type)
+        _check_variant(self)
         if self.hand_size is not None and self.hand_size < 1:
             raise InvalidRules(f"hand_size must be at least 1, not {self.hand_size}.")
-        if self.hand_size is not None and self.hand_size * MIN_PLAYERS + 2 > DECK_SIZE:
+        if self.hand_size is not None and self.hand_size * MIN_PLAYERS + 2 > self.deck_size:
             raise InvalidRules(
                 f"hand_size {self.hand_size} leaves no stock even for two players: "
-                f"at most {(DECK_SIZE - 2) // MIN_PLAYERS} cards each fit one deck."
+                f"at most {(self.deck_size - 2) // MIN_PLAYERS} cards each fit the pack."
             )
         if self.recycles < 0:
             raise InvalidRules(f"recycles must be 0 or more, not {self.recycles}.")
@@ -123,18 +164,51 @@ class RuleSet:
             raise InvalidRules(f"deals must be at least 1, not {self.deals}.")
 
     @property
-    def ace_value(self) -> int:
-        """What an ace left in a hand counts: 1, or 15 where an ace may be high."""
+    def ace_points(self) -> int:
+        """What an ace left in a hand counts: `ace_value` if set, else 1, or 15 where
+        an ace may be high."""
+        if self.ace_value is not None:
+            return self.ace_value
         return 1 if self.aces is Aces.LOW else 15
+
+    @property
+    def deck_size(self) -> int:
+        """Cards in the whole pack: `packs` times 52 and the jokers."""
+        return self.packs * DECK_SIZE + self.jokers
+
+    @property
+    def pack(self) -> tuple[Card, ...]:
+        """The whole pack in reference order (docs/fairness.md)."""
+        return pack(self.packs, self.jokers)
+
+    @property
+    def wild(self) -> Rank | None:
+        """The nominated wild rank, if any (jokers are wild besides)."""
+        return None if self.wild_rank is None else Rank.parse(self.wild_rank)
+
+    @property
+    def has_wilds(self) -> bool:
+        return self.jokers > 0 or self.wild_rank is not None
+
+    def check_players(self, players: int) -> None:
+        """Refuse a player count the variant does not seat (422 `invalid_rules`)."""
+        low, high = VARIANTS[self.variant].players
+        if not low <= players <= high:
+            seats = f"{low}" if low == high else f"{low} to {high}"
+            raise InvalidRules(
+                f"Rule 'variant': {self.variant.value} seats {seats} players, not {players}."
+            )
 
     def hand_size_for(self, players: int) -> int:
         """Cards dealt to each of `players`; fails if that would leave no stock."""
         size = self.hand_size if self.hand_size is not None else default_hand_size(players)
         check_player_count(players)
-        if players * size + 2 > DECK_SIZE:
+        # Wrotham deals no upcard, but its starter gets an eighth card instead.
+        if players * size + 2 > self.deck_size:
             raise InvalidRules(
                 f"hand_size {size} for {players} players deals {players * size} cards and "
-                f"leaves no stock after the upcard: at most {(DECK_SIZE - 2) // players} each."
+                f"leaves no stock after the upcard: at most {(self.deck_size - 2) // players} "
+                f"each."
             )
         return size
 
@@ -162,16 +236,32 @@ class RuleSet:
             )
 
     def to_dict(self) -> dict[str, Any]:
-        """The rule set as plain JSON-ready data, every option named."""
-        return {field.name: _plain(getattr(self, field.name)) for field in dataclasses.fields(self)}
+        """The rule set as plain JSON-ready data, every option of its variant named.
+
+        A classic rule set gives exactly the options it had before variants (stored
+        games keep their form); `shown` adds what views show besides.
+        """
+        used = VARIANTS[self.variant].used
+        return {
+            field.name: _plain(getattr(self, field.name))
+            for field in dataclasses.fields(self)
+            if field.name in used
+        }
+
+    def shown(self) -> dict[str, Any]:
+        """The rule set as views show it: `to_dict` with the variant and its pack."""
+        shown = self.to_dict()
+        for name in ("variant", "packs", "jokers"):
+            shown.setdefault(name, _plain(getattr(self, name)))
+        return shown
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> RuleSet:
-        """Build from plain data; missing options take their defaults.
+    def from_dict(cls, data: Mapping[str, Any]) -> RuleSet:
+        """Build from plain data; missing options take their variant's defaults.
 
         A game that sets `deals` and no `target` has no target, as docs/rules.md says.
         """
-        if not isinstance(data, dict):
+        if not isinstance(data, Mapping):
             raise InvalidRules("rules must be an object of option names to values.")
         known = {field.name: field for field in dataclasses.fields(cls)}
         unknown = sorted(set(data) - set(known))
@@ -179,10 +269,22 @@ class RuleSet:
             raise InvalidRules(
                 f"Unknown rule {unknown[0]!r}: the rules are {', '.join(sorted(known))}."
             )
-        values: dict[str, Any] = {}
+        variant = _coerce("variant", data.get("variant", Variant.CLASSIC.value), "Variant")
+        assert isinstance(variant, Variant)
+        preset = VARIANTS[variant]
+        values: dict[str, Any] = dict(preset.defaults)
         for name, value in data.items():
-            values[name] = _coerce(name, value, known[name].type)
-        if values.get("deals") is not None and "target" not in values:
+            if name not in preset.accepted:
+                raise InvalidRules(
+                    f"Rule {name!r} is not an option of variant {variant.value!r}: leave it out."
+                )
+            try:
+                values[name] = _coerce(name, value, known[name].type)
+            except InvalidRules as invalid:
+                if variant is Variant.CLASSIC:
+                    raise
+                raise InvalidRules(f"{invalid.message} (variant {variant.value!r})") from None
+        if data.get("deals") is not None and "target" not in data and "target" in preset.accepted:
             values["target"] = None
         return cls(**values)
 
@@ -192,6 +294,8 @@ def _plain(value: object) -> object:
 
 
 _ENUMS: dict[str, type[StrEnum]] = {
+    "Variant": Variant,
+    "SwappedWild": SwappedWild,
     "Aces": Aces,
     "MeldsPerTurn": MeldsPerTurn,
     "LayOff": LayOff,
@@ -203,8 +307,8 @@ _ENUMS: dict[str, type[StrEnum]] = {
 
 
 def _coerce(name: str, value: object, annotation: object) -> object:
-    enum = _ENUMS.get(str(annotation))
-    if enum is None or isinstance(value, enum):
+    enum = _ENUMS.get(str(annotation).removesuffix(" | None"))
+    if enum is None or value is None or isinstance(value, enum):
         return value
     try:
         return enum(value)  # type: ignore[arg-type]
@@ -215,21 +319,165 @@ def _coerce(name: str, value: object, annotation: object) -> object:
 
 def _check_type(name: str, value: object, annotation: object) -> None:
     spelled = str(annotation)
+    optional = spelled.endswith(" | None")
+    spelled = spelled.removesuffix(" | None")
+    if value is None:
+        if not optional:
+            raise InvalidRules(f"Rule {name!r} must be set.")
+        return
     enum = _ENUMS.get(spelled)
     if enum is not None:
         if not isinstance(value, enum):
             raise InvalidRules(f"Rule {name!r} must be one of its named values, not {value!r}.")
         return
-    optional = spelled.endswith("| None")
-    if value is None:
-        if not optional:
-            raise InvalidRules(f"Rule {name!r} must be set.")
-        return
-    expected: type = bool if spelled == "bool" else int
+    expected: type = {"bool": bool, "str": str}.get(spelled, int)
     # bool is an int in Python, but `recycles: true` is a mistake, not 1.
     if type(value) is not expected:
-        wanted = "true or false" if expected is bool else "a whole number"
+        wanted = {bool: "true or false", str: "a string"}.get(expected, "a whole number")
         raise InvalidRules(f"Rule {name!r} must be {wanted}, not {value!r}.")
+
+
+# --- the variants as presets -------------------------------------------------
+
+_CLASSIC_OPTIONS = (
+    "aces",
+    "hand_size",
+    "melds_per_turn",
+    "lay_off",
+    "going_out",
+    "rummy_bonus",
+    "recycles",
+    "recycle_shuffle",
+    "exhausted",
+    "max_turns",
+    "scoring",
+    "target",
+    "deals",
+)
+_WILD_OPTIONS = ("min_natural", "swap", "swapped_wild", "wild_penalty")
+
+
+@dataclass(frozen=True, slots=True)
+class Preset:
+    """One variant's column of docs/rules.md's table."""
+
+    players: tuple[int, int]
+    used: frozenset[str]
+    """The options the variant has (every other one is unused: refused if given)."""
+    defaults: Mapping[str, Any]
+    """Values the variant gives options left out, where they differ from classic's."""
+    fixed: Mapping[str, Any]
+    """Options the variant fixes: they may be given only with this value."""
+    ranges: Mapping[str, tuple[int, int]]
+    """Whole-number options and their inclusive bounds."""
+
+    @property
+    def accepted(self) -> frozenset[str]:
+        """What a request may give: the used options and the variant itself."""
+        return self.used | {"variant", "packs", "jokers"}
+
+
+def _preset(
+    players: tuple[int, int] = (MIN_PLAYERS, MAX_PLAYERS),
+    *,
+    unused: tuple[str, ...] = (),
+    extra: tuple[str, ...] = (),
+    defaults: Mapping[str, Any] | None = None,
+    fixed: Mapping[str, Any] | None = None,
+    ranges: Mapping[str, tuple[int, int]] | None = None,
+) -> Preset:
+    ranges = dict(ranges or {})
+    # One pack and no jokers, unless the variant says otherwise.
+    fixed = {"packs": 1, **({} if "jokers" in ranges else {"jokers": 0}), **(fixed or {})}
+    used = (set(_CLASSIC_OPTIONS) - set(unused)) | set(extra) | {"variant", "packs", "jokers"}
+    return Preset(
+        players=players,
+        used=frozenset(used),
+        defaults={**fixed, **(defaults or {})},
+        fixed=fixed,
+        ranges=ranges,
+    )
+
+
+_ACE_RANGE = {"ace_value": (1, 15)}
+_WILD_RANGES = {"min_natural": (1, 3), "wild_penalty": (0, 50)}
+_WILD_DEFAULTS = {
+    "min_natural": 2,
+    "swap": True,
+    "swapped_wild": SwappedWild.FREE,
+    "wild_penalty": 15,
+}
+
+VARIANTS: Mapping[Variant, Preset] = {
+    # Classic shows its pack in views but stores only its classic options.
+    Variant.CLASSIC: Preset(
+        players=(MIN_PLAYERS, MAX_PLAYERS),
+        used=frozenset(_CLASSIC_OPTIONS),
+        defaults={},
+        fixed={"variant": Variant.CLASSIC, "packs": 1, "jokers": 0},
+        ranges={},
+    ),
+    Variant.WILD: _preset(
+        extra=("wild_rank", *_WILD_OPTIONS, "ace_value"),
+        defaults={"variant": Variant.WILD, "jokers": 2, **_WILD_DEFAULTS},
+        ranges={"jokers": (0, 2), **_WILD_RANGES, **_ACE_RANGE},
+    ),
+    Variant.BOATHOUSE: _preset(
+        (2, 2),
+        unused=("melds_per_turn", "lay_off"),
+        extra=("ace_value",),
+        defaults={"variant": Variant.BOATHOUSE, "hand_size": 10},
+        fixed={"aces": Aces.HIGH_OR_LOW, "ace_value": 11, "rummy_bonus": RummyBonus.NONE},
+    ),
+    Variant.KNOCK: _preset(
+        unused=("melds_per_turn", "lay_off", "going_out", "rummy_bonus", "scoring"),
+        extra=("ace_value", "knock_penalty", "knock_bonus"),
+        defaults={"variant": Variant.KNOCK, "knock_penalty": 10, "knock_bonus": 25},
+        ranges={"knock_penalty": (0, 50), "knock_bonus": (0, 100), **_ACE_RANGE},
+    ),
+    Variant.WROTHAM: _preset(
+        unused=("target",),
+        extra=(*_WILD_OPTIONS, "ace_value"),
+        defaults={"variant": Variant.WROTHAM, "target": None, **_WILD_DEFAULTS},
+        fixed={"jokers": 3, "hand_size": 7, "deals": 6},
+        ranges={**_WILD_RANGES, **_ACE_RANGE},
+    ),
+}
+"""Each variant's preset, as docs/rules.md's table gives it."""
+
+
+def _check_variant(rules: RuleSet) -> None:
+    """Hold a rule set to its variant's preset: unused options unset, fixed ones at
+    their value, numbers in range. Each message names the option and the variant."""
+    preset = VARIANTS[rules.variant]
+    variant = rules.variant.value
+    for name in ("wild_rank", *_WILD_OPTIONS, "ace_value", "knock_penalty", "knock_bonus"):
+        if name not in preset.used and getattr(rules, name) is not None:
+            raise InvalidRules(f"Rule {name!r} is not an option of variant {variant!r}.")
+        nullable = name in ("wild_rank", "ace_value")
+        if name in preset.used and not nullable and getattr(rules, name) is None:
+            raise InvalidRules(f"Rule {name!r} must be set in variant {variant!r}.")
+    for name, value in preset.fixed.items():
+        if getattr(rules, name) != value:
+            raise InvalidRules(
+                f"Rule {name!r} is {_plain(value)!r} in variant {variant!r}, "
+                f"not {_plain(getattr(rules, name))!r}."
+            )
+    for name, (low, high) in preset.ranges.items():
+        value = getattr(rules, name)
+        if value is not None and not low <= value <= high:
+            raise InvalidRules(
+                f"Rule {name!r} is {low} to {high} in variant {variant!r}, not {value}."
+            )
+    if rules.wild_rank is not None and rules.wild_rank not in _RANK_CODES:
+        raise InvalidRules(
+            f"Rule 'wild_rank' is a rank (A 2-10 J Q K) or null, not {rules.wild_rank!r}."
+        )
+    if rules.variant is Variant.WILD and not rules.has_wilds:
+        raise InvalidRules("Rule 'jokers': variant 'wild' needs at least one joker or a wild_rank.")
+
+
+_RANK_CODES = frozenset(rank.code for rank in RANKS)
 
 
 CLASSIC = RuleSet()

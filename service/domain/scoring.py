@@ -20,7 +20,7 @@ _PLUS_10 = 10
 def card_value(card: Card, rules: RuleSet) -> int:
     """A card left in a hand: A = 1 (15 unless aces are low), 2-10 face, J Q K = 10."""
     if card.rank is Rank.ACE:
-        return rules.ace_value
+        return rules.ace_points
     return min(card.rank.value, _COURT_CARD_VALUE)
 
 

@@ -31,10 +31,12 @@ def check_playable(
 ) -> None:
     """Raise the first reason a game with these settings could not be played."""
     check_player_count(players)
+    rules.check_players(players)
     rules.hand_size_for(players)
+    whole = rules.pack
     for number, deck in enumerate(decks, start=1):
         try:
-            check_deck(deck)
+            check_deck(deck, whole)
         except InvalidDeck as invalid:
             raise InvalidDeck(f"Deck {number}: {invalid.message}") from None
     if dealer is not None and not 0 <= dealer < players:

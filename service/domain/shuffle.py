@@ -46,11 +46,17 @@ def first_dealer(seed: str, client_seeds: Sequence[str], players: int) -> int:
     return _uniform(_words(_key(seed, client_seeds), "first-dealer"), players)
 
 
-def deck_order(seed: str, client_seeds: Sequence[str], hand_number: int) -> list[Card]:
-    """The 52-card deck order for hand `hand_number` (1-based); index 0 is dealt first."""
+def deck_order(
+    seed: str,
+    client_seeds: Sequence[str],
+    hand_number: int,
+    pack: Sequence[Card] = FULL_DECK,
+) -> list[Card]:
+    """The deck order for hand `hand_number` (1-based); index 0 is dealt first.
+    `pack` is the game's whole pack in reference order (`cards.pack`)."""
     _check_number("hand_number", hand_number)
     words = _words(_key(seed, client_seeds), f"deck/{hand_number}")
-    return _fisher_yates(FULL_DECK, words)
+    return _fisher_yates(pack, words)
 
 
 def recycle_order(

@@ -23,6 +23,8 @@ class Status(StrEnum):
 
 class Phase(StrEnum):
     DRAW = "draw"
+    SECOND_DRAW = "second_draw"
+    """Boathouse: the second card after taking the top discard."""
     PLAY = "play"
 
 
@@ -38,6 +40,7 @@ class HandEnding(StrEnum):
     RUMMY = "rummy"
     EXHAUSTED = "exhausted"
     TURN_CAP = "turn_cap"
+    KNOCK = "knock"
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +57,17 @@ class HandResult:
     points: tuple[int, ...]
     """What each seat added to its total for this hand."""
     totals: tuple[int, ...]
+    # Knock Rummy's result (None in every other variant).
+    knocker: int | None = None
+    knock_card: Card | None = None
+    """The card the knocker discarded face down: out of play, shown only here."""
+    pot: int | None = None
+    counts: tuple[int, ...] | None = None
+    """Each seat's count: what its cards outside its best melds are worth."""
+    unmatched: tuple[tuple[Card, ...], ...] | None = None
+    """Each seat's cards outside the melds of its best arrangement, in sort order."""
+    arranged: tuple[tuple[tuple[Card, ...], ...], ...] | None = None
+    """Each seat's melds in that arrangement (`melds` in views)."""
 
     @property
     def rummy(self) -> bool:
@@ -85,6 +99,10 @@ class HandState:
     """Turns completed in this hand, for the `max_turns` cap."""
     melds_laid: int = 0
     """Melds laid this hand, for their ids."""
+    out_of_play: list[Card] = field(default_factory=list)
+    """Cards out of play for the rest of the hand (a knock card)."""
+    knocker: int | None = None
+    """Knock Rummy: the seat that knocked; the hand ends at once."""
 
     def meld(self, meld_id: str) -> TableMeld | None:
         for meld in self.melds:
@@ -96,11 +114,13 @@ class HandState:
         return any(meld.owner == seat for meld in self.melds)
 
     def cards(self) -> list[Card]:
-        """Every card of the hand wherever it lies: in hand, stock, discard pile or a
-        meld. All 52, each once, while the rules hold (the conservation check)."""
+        """Every card of the hand wherever it lies: in hand, stock, discard pile, a
+        meld or out of play. The whole pack, as a multiset, while the rules hold (the
+        conservation check)."""
         found = [card for held in self.hands for card in held]
         found.extend(self.stock)
         found.extend(self.discard)
+        found.extend(self.out_of_play)
         for meld in self.melds:
             found.extend(meld.cards)
         return found
@@ -113,10 +133,16 @@ class HandState:
             stock=list(self.stock),
             discard=list(self.discard),
             melds=[
-                dataclasses.replace(meld, cards=list(meld.cards), laid_off=list(meld.laid_off))
+                dataclasses.replace(
+                    meld,
+                    cards=list(meld.cards),
+                    laid_off=list(meld.laid_off),
+                    as_=None if meld.as_ is None else list(meld.as_),
+                )
                 for meld in self.melds
             ],
             played_before=list(self.played_before),
+            out_of_play=list(self.out_of_play),
         )
 
 

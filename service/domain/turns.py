@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from service.domain import melds
-from service.domain.actions import Action, Discard, Draw, LayOff, Meld
+from service.domain.actions import Action, Discard, Draw, Knock, LayOff, Meld, Swap
 from service.domain.cards import Card, sorted_cards
 from service.domain.decks import DeckSource
 from service.domain.errors import (
@@ -27,6 +27,7 @@ from service.domain.errors import (
     LayOffBeforeMeld,
     MeldLimit,
     MustDiscardLast,
+    NotInVariant,
     NotYourTurn,
     UnknownMeld,
     WouldStrandTakenCard,
@@ -41,7 +42,7 @@ from service.domain.events import (
     StockRecycled,
 )
 from service.domain.flow import hand_ended_without_out
-from service.domain.rules import GoingOut, MeldsPerTurn
+from service.domain.rules import GoingOut, MeldsPerTurn, Variant
 from service.domain.rules import LayOff as LayOffRule
 from service.domain.state import HandEnding, HandState, Phase, Source, Status, Table
 
@@ -53,14 +54,31 @@ class LegalMoves:
     draw: tuple[Source, ...] = ()
     melds: tuple[tuple[Card, ...], ...] = ()
     lay_offs: tuple[tuple[Card, str], ...] = ()
-    """(card, meld id) pairs."""
+    """(card, meld id) pairs of natural cards."""
     discard: tuple[Card, ...] = ()
+    # The variants' moves; empty (or None) where the variant has none.
+    meld_readings: tuple[tuple[tuple[Card, ...], tuple[Card, ...]], ...] = ()
+    """(cards, as) for every valid reading of each legal meld holding a wild."""
+    wild_lay_offs: tuple[tuple[Card, str, Card], ...] = ()
+    """(wild card, meld id, what it stands for), one per reading."""
+    swaps: tuple[tuple[str, Card, Card], ...] = ()
+    """(meld id, the natural card put in, the wild taken)."""
+    knock: tuple[Card, ...] = ()
+    """Knock Rummy: the cards the seat may knock with."""
+    can_go_out: bool | None = None
+    """In a concealed turn (Boathouse; Wrotham deals 4-6): whether a list of
+    actions that goes out exists now. None in every other turn."""
 
     def actions(self) -> list[Action]:
-        """The same moves as actions, in a stable order."""
+        """The same moves as actions, in a stable order (a concealed going-out list
+        is not among them: it is several actions)."""
         found: list[Action] = [Draw(source) for source in self.draw]
         found.extend(Meld(cards) for cards in self.melds)
+        found.extend(Meld(cards, as_) for cards, as_ in self.meld_readings)
         found.extend(LayOff(card, meld_id) for card, meld_id in self.lay_offs)
+        found.extend(LayOff(card, meld_id, as_) for card, meld_id, as_ in self.wild_lay_offs)
+        found.extend(Swap(meld_id, card) for meld_id, card, _ in self.swaps)
+        found.extend(Knock(card) for card in self.knock)
         found.extend(Discard(card) for card in self.discard)
         return found
 
@@ -79,6 +97,16 @@ def action_problem(table: Table, seat: int, action: Action) -> IllegalMove | Non
             return _lay_off_problem(table, seat, card, meld_id)
         case Discard(card=card):
             return _discard_problem(table, seat, card)
+        case Swap() | Knock():
+            return _not_in_variant(table, action)
+
+
+def _not_in_variant(table: Table, action: Action) -> IllegalMove:
+    name = {Swap: "swap", Knock: "knock"}.get(type(action), type(action).__name__.lower())
+    return NotInVariant(
+        f"There is no {name} in {table.rules.variant.value} rummy: see `legal` for the "
+        f"moves you may make."
+    )
 
 
 def verify(table: Table, seat: int, action: Action) -> None:
@@ -161,6 +189,8 @@ def decide(
             return [CardLaidOff(seat=seat, meld_id=meld_id, card=card, end=end)]
         case Discard(card=card):
             return [CardDiscarded(seat=seat, card=card)]
+        case Swap() | Knock():
+            raise AssertionError(f"verified above: {action} is refused")
 
 
 def _draw(
@@ -210,7 +240,7 @@ def _meld_problem(table: Table, seat: int, cards: Sequence[Card]) -> IllegalMove
     if problem is not None:
         return problem
     hand = _hand(table)
-    problem = _not_held(hand, seat, cards)
+    problem = _not_held(table, hand, seat, cards)
     if problem is not None:
         return problem
     rules = table.rules
@@ -228,7 +258,7 @@ def _lay_off_problem(table: Table, seat: int, card: Card, meld_id: str) -> Illeg
     if problem is not None:
         return problem
     hand = _hand(table)
-    problem = _not_held(hand, seat, (card,))
+    problem = _not_held(table, hand, seat, (card,))
     if problem is not None:
         return problem
     meld = hand.meld(meld_id)
@@ -255,7 +285,7 @@ def _discard_problem(table: Table, seat: int, card: Card) -> IllegalMove | None:
     if problem is not None:
         return problem
     hand = _hand(table)
-    problem = _not_held(hand, seat, (card,))
+    problem = _not_held(table, hand, seat, (card,))
     if problem is not None:
         return problem
     if card == hand.taken:
@@ -266,12 +296,25 @@ def _discard_problem(table: Table, seat: int, card: Card) -> IllegalMove | None:
     return None
 
 
-def _not_held(hand: HandState, seat: int, cards: Sequence[Card]) -> IllegalMove | None:
+def _not_held(
+    table: Table, hand: HandState, seat: int, cards: Sequence[Card]
+) -> IllegalMove | None:
+    """Each card named must be in hand. In the variants, as many times as it is
+    named (copies of a code, from two packs or jokers, are never told apart); the
+    classic game, with no copies, calls a repeated card no meld, as it always has."""
     held = hand.hands[seat]
-    for card in cards:
+    counted = table.rules.variant is not Variant.CLASSIC
+    for index, card in enumerate(cards):
         if card not in held:
             return CardNotInHand(f"{card} is not in your hand.")
+        named = cards[: index + 1].count(card) if counted else 1
+        if named > 1 and held.count(card) < named:
+            return CardNotInHand(f"You hold {card} {_times(held.count(card))}, not {named}.")
     return None
+
+
+def _times(count: int) -> str:
+    return "once" if count == 1 else f"{count} times"
 
 
 def _leftover_problem(
@@ -279,7 +322,9 @@ def _leftover_problem(
 ) -> IllegalMove | None:
     """A meld or lay-off must leave a hand that can still finish the turn."""
     held = hand.hands[seat]
-    left = len(held) - len(set(spent))
+    # `spent` is a meld or lay-off already judged valid, so no card in it repeats
+    # unless the pack holds copies of it.
+    left = len(held) - len(spent)
     if left == 0 and table.rules.going_out is GoingOut.DISCARD:
         return MustDiscardLast(
             "Under these rules you go out only by discarding your last card: "

@@ -140,6 +140,7 @@ class Game(Aggregate):
             seed=self.seed,
             client_seeds=tuple("" if seat is None else seat["client_seed"] for seat in self.seats),
             explicit=self.explicit_decks,
+            pack=self.table.rules.pack,
         )
 
     def join(self, entry: SeatEntry, request: IdempotentRequest | None = None) -> int:

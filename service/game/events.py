@@ -217,6 +217,14 @@ class GameFinished(GameEvent):
     pass
 
 
+class WildSwapped(GameEvent):
+    pass
+
+
+class Knocked(GameEvent):
+    pass
+
+
 STORED: dict[type[domain.Event], type[GameEvent]] = {
     stored.domain_type: stored for stored in GameEvent.__subclasses__()
 }

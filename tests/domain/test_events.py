@@ -17,7 +17,7 @@ from service.domain.errors import UnknownCard
 from service.domain.melds import MeldKind
 from service.domain.play import play, start
 from service.domain.rules import RuleSet
-from service.domain.state import Table
+from service.domain.state import Source, Table
 from tests.domain.tables import random_legal_action
 
 
@@ -36,7 +36,19 @@ def played_events(seed: int, players: int = 3, moves: int = 400) -> list[events.
     return made
 
 
-EXAMPLES = [event for seed in range(6) for event in played_events(seed)]
+JK, AS = Card.parse("JK"), Card.parse("AS")
+EXAMPLES = [
+    *(event for seed in range(6) for event in played_events(seed)),
+    events.WildSwapped(seat=1, meld_id="h1-m2", card=AS, wild=JK, as_=AS),
+    events.Knocked(seat=0, card=JK),
+    events.MeldLaid(
+        seat=0,
+        meld_id="h2-m1",
+        kind=MeldKind.SET,
+        cards=(AS, Card.parse("AD"), JK),
+        as_=(AS, Card.parse("AD"), Card.parse("AH")),
+    ),
+]
 
 
 def test_the_examples_hold_every_kind_of_event_but_a_join() -> None:
@@ -93,7 +105,20 @@ def test_each_event_is_named_for_its_class_in_snake_case() -> None:
         "stock_recycled",
         "hand_ended",
         "game_finished",
+        "wild_swapped",
+        "knocked",
     ]
+
+
+def test_a_keyword_field_is_named_without_its_underscore_and_a_default_is_left_out() -> None:
+    plain_meld = events.plain(EXAMPLES[-1])[1]
+    assert plain_meld["as"] == ["AS", "AD", "AH"]
+    assert "as_" not in plain_meld
+    classic_draw = events.CardDrawn(seat=0, source=Source.STOCK, card=AS)
+    assert events.plain(classic_draw)[1] == {"source": "stock", "card": "AS"}
+    second = events.CardDrawn(seat=0, source=Source.STOCK, card=AS, second=True)
+    assert events.plain(second)[1]["second"] is True
+    assert events.from_plain("card_drawn", 0, {"source": "stock", "card": "AS"}) == classic_draw
 
 
 @pytest.mark.parametrize(

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from service.domain.cards import FULL_DECK, Card, Suit
+from service.domain.cards import FULL_DECK, SUITS, Card
 from service.domain.errors import IllegalMove, InvalidLayOff, InvalidMeld
 from service.domain.melds import (
     End,
@@ -116,7 +116,7 @@ def oracle_end(meld: TableMeld, card: Card, aces: Aces) -> End | None:
 @st.composite
 def hands(draw: st.DrawFn, max_size: int = 10) -> list[Card]:
     """Distinct cards from one to four suits: few suits make runs likely."""
-    suits = draw(st.lists(st.sampled_from(list(Suit)), min_size=1, max_size=4, unique=True))
+    suits = draw(st.lists(st.sampled_from(list(SUITS)), min_size=1, max_size=4, unique=True))
     pool = [card for card in FULL_DECK if card.suit in suits]
     return draw(st.lists(st.sampled_from(pool), max_size=max_size, unique=True))
 
@@ -745,7 +745,7 @@ def test_possible_melds_ignores_a_repeated_card_in_the_hand() -> None:
 
 def melds_order(meld: list[Card]) -> tuple[object, ...]:
     """The order possible_melds documents: sets by rank, then runs by suit and start."""
-    suits = list(Suit)
+    suits = list(SUITS)
     if len({card.rank for card in meld}) == 1:
         return (0, int(meld[0].rank), len(meld), [suits.index(card.suit) for card in meld])
     return (1, suits.index(meld[0].suit), int(meld[0].rank), len(meld))

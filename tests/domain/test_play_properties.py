@@ -17,7 +17,7 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from service.domain.actions import Action, Discard, Draw, LayOff, Meld
-from service.domain.cards import FULL_DECK, Card, Suit
+from service.domain.cards import FULL_DECK, SUITS, Card
 from service.domain.decks import SeededDecks
 from service.domain.errors import IllegalMove, all_error_classes
 from service.domain.play import play, start
@@ -139,7 +139,7 @@ def meld_candidates(held: list[Card]) -> set[frozenset[Card]]:
     """Every 3- and 4-card subset of the hand, and every longer run in it
     (consecutive ranks of one suit, also round the corner)."""
     found = {frozenset(group) for size in (3, 4) for group in combinations(held, size)}
-    for suit in Suit:
+    for suit in SUITS:
         ranks = {c.rank.value: c for c in held if c.suit is suit}
         for first in ranks:
             run_ = [ranks[first]]

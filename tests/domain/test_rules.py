@@ -388,7 +388,7 @@ def test_a_game_seats_two_to_six_players(rules: RuleSet, players: int) -> None:
 def test_an_ace_left_in_hand_counts_one_or_fifteen_where_it_may_be_high(
     aces: str, value: int
 ) -> None:
-    assert RuleSet.from_dict({"aces": aces}).ace_value == value
+    assert RuleSet.from_dict({"aces": aces}).ace_points == value
 
 
 @pytest.mark.parametrize(("name", "value"), [("target", 50), ("aces", Aces.HIGH_OR_LOW)])
