@@ -14,11 +14,13 @@ import logging
 from collections.abc import Sequence
 from random import Random
 
-from service.bots.strategies import strategy
+from service.bots.strategies import request_of, strategy
 from service.bots.view import BotView
 from service.domain.actions import Action
-from service.domain.errors import InvalidSeating
-from service.domain.state import Status
+from service.domain.cards import Card
+from service.domain.errors import IllegalMove, InvalidSeating
+from service.domain.play import play
+from service.domain.state import Status, Table
 from service.projections.views import GameSnapshot, Viewer, game_view
 
 log = logging.getLogger("service.bots")
@@ -49,20 +51,54 @@ def bot_to_move(game: GameSnapshot) -> tuple[int, str] | None:
     return seat, info.bot
 
 
-def next_bot_move(game: GameSnapshot, seed: str) -> tuple[int, Action] | None:
-    """The bot seat to move and its next action, or None when a person must act."""
+def next_bot_move(game: GameSnapshot, seed: str) -> tuple[int, Sequence[Action]] | None:
+    """The bot seat to move and its next request (one action, or a list played all
+    or nothing), or None when a person must act."""
     found = bot_to_move(game)
     if found is None:
         return None
     seat, name = found
     view = game_view(game, Viewer(seat=seat))
-    action = strategy(name)(view, bot_rng(seed, game.version))
+    request = request_of(strategy(name)(view, bot_rng(seed, game.version)))
     legal = BotView.read(view).actions()
-    if action not in legal:
+    if not _playable(game.table, seat, request, legal):
         # A strategy bug must not stall the game for the people at the table.
-        log.error("bot %s in seat %d chose an illegal %r; playing %r", name, seat, action, legal[0])
-        return seat, legal[0]
-    return seat, action
+        log.error(
+            "bot %s in seat %d chose an illegal %r; playing %r", name, seat, request, legal[0]
+        )
+        return seat, (legal[0],)
+    return seat, request
+
+
+def _playable(table: Table, seat: int, request: Sequence[Action], legal: list[Action]) -> bool:
+    """Whether `request` may be played now: one legal action, or a list the rules
+    accept as a whole (tried on a copy of the table, which is then thrown away)."""
+    if len(request) == 1:
+        return request[0] in legal
+    try:
+        play(table.copy(), seat, request, _TrialDecks(table.rules.pack))
+    except IllegalMove:
+        return False
+    return True
+
+
+class _TrialDecks:
+    """Decks for trying a request on a copy: the cards a later deal would hold do
+    not change whether the request is legal."""
+
+    def __init__(self, pack: Sequence[Card]) -> None:
+        self.pack = list(pack)
+
+    def first_dealer(self, players: int) -> int:
+        return 0
+
+    def deck(self, hand_number: int) -> list[Card]:
+        return list(self.pack)
+
+    def recycled_stock(
+        self, hand_number: int, recycle_number: int, discards: Sequence[Card]
+    ) -> list[Card]:
+        return list(discards)
 
 
 def bot_rng(seed: str, version: int) -> Random:
@@ -77,5 +113,5 @@ class BotSeats:
     def check(self, bots: Sequence[str | None]) -> None:
         check_bot_seats(bots)
 
-    def next_move(self, game: GameSnapshot, seed: str) -> tuple[int, Action] | None:
+    def next_move(self, game: GameSnapshot, seed: str) -> tuple[int, Sequence[Action]] | None:
         return next_bot_move(game, seed)

@@ -21,7 +21,7 @@ from random import Random
 from typing import Any
 from uuid import UUID
 
-from service.bots.strategies import STRATEGIES, strategy
+from service.bots.strategies import STRATEGIES, request_of, strategy
 from service.domain.decks import SeededDecks
 from service.domain.errors import InvalidInput
 from service.domain.events import CardDrawn, Event, GameFinished, HandEnded, apply
@@ -233,8 +233,8 @@ def _play_game(report: Report, number: int, names: tuple[str, ...], max_hands: i
         assert table.hand is not None
         seat = table.hand.turn
         view = game_view(snapshot, Viewer(seat=seat))
-        action = strategies[seat](view, generators[seat])
-        play(table, seat, [action], decks, record)
+        move = strategies[seat](view, generators[seat])
+        play(table, seat, request_of(move), decks, record)
     for name in names:
         report.seat_games[name] += 1
     if record.winner is None:

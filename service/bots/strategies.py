@@ -1,14 +1,16 @@
 """The strategies by name, and the `random` one.
 
 A strategy is a pure function of one seat's own view and a random generator
-the caller seeds: it returns that seat's next action. It never sees the
+the caller seeds: it returns that seat's next action, or a whole request of
+several (`Move`): a concealed going out (Boathouse; Wrotham deals 4-6) is
+legal only as one list of melds and its discard. It never sees the
 hidden state (see `service.bots.view`), and with the same view and the same
 generator state it always decides the same.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from random import Random
 from typing import Protocol
 
@@ -18,9 +20,17 @@ from service.domain.actions import Action
 from service.domain.errors import InvalidSeating
 from service.projections.views import GameView
 
+Move = Action | tuple[Action, ...]
+"""One action, or a request of several played all or nothing."""
+
 
 class Strategy(Protocol):
-    def __call__(self, view: GameView, rng: Random) -> Action: ...
+    def __call__(self, view: GameView, rng: Random) -> Move: ...
+
+
+def request_of(move: Move) -> Sequence[Action]:
+    """The actions of `move`, as the request that plays it."""
+    return move if isinstance(move, tuple) else (move,)
 
 
 def play_random(view: GameView, rng: Random) -> Action:

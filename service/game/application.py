@@ -55,8 +55,9 @@ class BotPlayers(Protocol):
     def check(self, bots: Sequence[str | None]) -> None:
         """Refuse a seating whose bots cannot play (unknown strategy, no person)."""
 
-    def next_move(self, game: GameState, seed: str) -> tuple[int, Action] | None:
-        """The bot seat to move and its action, or None when a person must act."""
+    def next_move(self, game: GameState, seed: str) -> tuple[int, Sequence[Action]] | None:
+        """The bot seat to move and its request (one action or several, played all
+        or nothing), or None when a person must act."""
 
 
 class RummyApplication(UnitOfWork):
@@ -295,8 +296,8 @@ class RummyApplication(UnitOfWork):
         if self.bots is None:
             return
         while (move := self.bots.next_move(GameState.of(game), game.seed)) is not None:
-            seat, action = move
-            game.act(seat, [action], request)
+            seat, actions = move
+            game.act(seat, list(actions), request)
 
 
 def _check_deal_choice(new: NewGame) -> None:

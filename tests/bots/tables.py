@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from random import Random
 
-from service.bots.strategies import Strategy
+from service.bots.strategies import Strategy, request_of
 from service.domain import melds
 from service.domain.actions import Action
 from service.domain.cards import FULL_DECK, Card
@@ -122,12 +122,12 @@ def finish_turn(
     """Let `strategy` play the seat to move until its turn is over; the actions it took."""
     assert board.hand is not None
     seat = board.hand.turn
-    decks = SeededDecks(seed=seed, client_seeds=("",) * board.players)
+    decks = SeededDecks(seed=seed, client_seeds=("",) * board.players, pack=board.rules.pack)
     taken: list[Action] = []
     hand_number = board.hand_number
     while board.hand is not None and board.hand_number == hand_number and board.hand.turn == seat:
-        action = strategy(view_for(board, seat), rng)
-        taken.append(action)
-        play(board, seat, [action], decks)
+        request = request_of(strategy(view_for(board, seat), rng))
+        taken.extend(request)
+        play(board, seat, request, decks)
         assert len(taken) < 60, "a turn ends"
     return taken

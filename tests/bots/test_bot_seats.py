@@ -15,6 +15,7 @@ from service.bootstrap import open_games
 from service.bots import strategies
 from service.bots.seats import bot_rng
 from service.bots.strategies import STRATEGIES, play_random
+from service.bots.view import BotView
 from service.config import Settings, Store
 from service.domain.actions import Action, Discard, Draw, LayOff, Meld
 from service.domain.cards import Card
@@ -298,3 +299,40 @@ def test_an_application_without_computer_players_refuses_a_bot_seat() -> None:
     games = open_games(Settings(store=Store.MEMORY), bots=None)
     with pytest.raises(InvalidSeating, match="no computer players"):
         games.create_game(NewGame(seats=[NewSeat("Ann"), NewSeat("Robo", bot="basic")]))
+
+
+def test_a_strategy_may_play_a_whole_request_and_an_illegal_one_is_not_played(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+):
+    """A strategy may answer with several actions (a concealed going out must be
+    one request): a legal list is played whole; a list the rules refuse anywhere in
+    it is not played at all, and the first legal action is played instead."""
+    chosen: list[Card] = []
+
+    def draw_and_discard(view: object, rng: Random) -> tuple[Action, ...]:
+        bot = BotView.read(view)  # type: ignore[arg-type]
+        chosen.append(bot.hand[0])
+        return (Draw(Source.STOCK), Discard(bot.hand[0]))  # legal as one list in classic
+
+    monkeypatch.setattr(strategies, "STRATEGIES", {**STRATEGIES, "basic": draw_and_discard})
+    games = memory_games()
+    created = games.create_game(new_game(dealer=BOT, seed="lists"))  # the person starts
+    rng = Random(1)
+    before = len(moves(games, created.game_id))
+    state = human_turn(games, created.game_id, rng)
+    bot_moves = [entry for entry in moves(games, created.game_id, before) if entry[1] == BOT]
+    assert bot_moves == [("card_drawn", BOT), ("card_discarded", BOT)]
+    assert state.table.hand is not None
+    assert state.table.hand.discard[-1] == chosen[-1]
+
+    def refused(view: object, rng: Random) -> tuple[Action, ...]:
+        return (Draw(Source.STOCK), Discard(Card.parse("JK")))  # no joker in classic
+
+    monkeypatch.setattr(strategies, "STRATEGIES", {**STRATEGIES, "basic": refused})
+    before = len(moves(games, created.game_id))
+    with caplog.at_level("ERROR", logger="service.bots"):
+        human_turn(games, created.game_id, rng)
+    assert "chose an illegal" in caplog.text
+    # Only the first legal action (a draw) was played for the bot, not the list.
+    bot_moves = [entry for entry in moves(games, created.game_id, before) if entry[1] == BOT]
+    assert bot_moves[0] == ("card_drawn", BOT)

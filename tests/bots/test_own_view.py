@@ -9,7 +9,7 @@ import msgspec
 import pytest
 
 from service.api.schemas import BotName
-from service.bots.strategies import STRATEGIES, Strategy
+from service.bots.strategies import STRATEGIES, Strategy, request_of
 from service.bots.view import NotAPlayerView
 from service.domain.decks import SeededDecks
 from service.domain.play import play, start
@@ -99,7 +99,7 @@ def _mid_hand(seed: str, moves: int = 9) -> Table:
         assert table.status is Status.PLAYING
         assert table.hand is not None
         seat = table.hand.turn
-        play(table, seat, [STRATEGIES["basic"](view_for(table, seat), rng)], decks)
+        play(table, seat, request_of(STRATEGIES["basic"](view_for(table, seat), rng)), decks)
     return table
 
 
