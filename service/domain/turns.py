@@ -108,7 +108,9 @@ def action_problem(table: Table, seat: int, action: Action) -> IllegalMove | Non
 
 
 def _not_in_variant(table: Table, action: Action) -> IllegalMove:
-    name = {Swap: "swap", Knock: "knock"}.get(type(action), type(action).__name__.lower())
+    name = {Swap: "swap", Knock: "knock", LayOff: "lay-off"}.get(
+        type(action), type(action).__name__.lower()
+    )
     return NotInVariant(
         f"There is no {name} in {table.rules.variant.value} rummy: see `legal` for the "
         f"moves you may make."
