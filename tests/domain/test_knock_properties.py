@@ -22,42 +22,32 @@ from service.domain.decks import SeededDecks
 from service.domain.errors import IllegalMove
 from service.domain.events import Event, HandEnded, Knocked, apply
 from service.domain.play import play, start
-from service.domain.rules import MAX_PLAYERS, MIN_PLAYERS, Aces, Exhausted, RuleSet
+from service.domain.rules import MAX_PLAYERS, MIN_PLAYERS, VARIANTS, Exhausted, RuleSet, Variant
 from service.domain.state import HandEnding, Phase, Source, Table
 from service.domain.turns import NO_MOVES, action_problem, is_legal, legal_moves
 from tests.domain import knock_oracle
 from tests.domain.tables import all_cards, random_legal_action
-from tests.domain.test_play_properties import check_refused, values_of
+from tests.domain.test_play_properties import check_refused, rule_dicts
 
 WHOLE_DECK = Counter(FULL_DECK)
 
 
 @st.composite
 def knock_rule_dicts(draw: st.DrawFn, players: int) -> dict[str, Any]:
-    """Any Knock Rummy rule set for `players` seats, as plain data."""
-    options: dict[str, Any] = {"variant": "knock"}
+    """Any Knock Rummy rule set for `players` seats, as plain data: the classic
+    options it keeps, drawn as for any game, and its own."""
+    used = VARIANTS[Variant.KNOCK].used
+    options = {name: value for name, value in draw(rule_dicts(players)).items() if name in used}
     options |= draw(
         st.fixed_dictionaries(
-            {},
+            {"variant": st.just("knock")},
             optional={
-                "aces": values_of(Aces),
-                "recycles": st.integers(0, 2),
-                "recycle_shuffle": st.booleans(),
-                "exhausted": values_of(Exhausted),
-                "max_turns": st.integers(1, 120),
                 "ace_value": st.integers(1, 15),
                 "knock_penalty": st.integers(0, 50),
                 "knock_bonus": st.integers(0, 100),
             },
         )
     )
-    if draw(st.booleans()):
-        # At most ten cards each keeps the oracle's count quick.
-        options["hand_size"] = draw(st.integers(1, min(10, (52 - 2) // players)))
-    if draw(st.booleans()):
-        options["deals"] = draw(st.integers(1, 3))
-    else:
-        options["target"] = draw(st.integers(1, 150))
     return options
 
 
