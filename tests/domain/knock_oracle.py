@@ -94,7 +94,7 @@ def arrangements(hand: Sequence[Card], aces: Aces) -> Iterator[tuple[frozenset[C
 
 def best(hand: Sequence[Card], rules: RuleSet) -> Best:
     """The least count; among those, the fewest unmatched; among those, the sorted
-    unmatched list that comes first card by card (RULES.md "Count")."""
+    unmatched list that comes first card by card (docs/rules.md, Knock Rummy, "Count")."""
     found: tuple[tuple[int, int, list[tuple[int, str]]], Best] | None = None
     for chosen in arrangements(hand, rules.aces):
         used = frozenset().union(*chosen)
