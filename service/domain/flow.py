@@ -3,12 +3,14 @@ the end of the game. Each follows from the state a move left behind."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import Any
 
-from service.domain import scoring
+from service.domain import knock, scoring
 from service.domain.decks import DeckSource
 from service.domain.errors import GameFull, InvalidSeating
 from service.domain.events import Event, GameFinished, HandDealt, HandEnded, PlayerJoined
+from service.domain.rules import Variant
 from service.domain.state import HandEnding, HandState, Status, Table
 
 Record = Callable[[Event], None]
@@ -48,6 +50,8 @@ def next_event(table: Table, decks: DeckSource) -> Event | None:
     hand = table.hand
     if hand is None:
         return _after_hand(table, decks)
+    if hand.knocker is not None:
+        return _hand_ended_knock(table, hand, hand.knocker)
     for seat, held in enumerate(hand.hands):
         if not held:
             return _hand_ended_out(table, hand, seat)
@@ -63,8 +67,49 @@ def settle(table: Table, decks: DeckSource, record: Record) -> None:
 
 
 def hand_ended_without_out(table: Table, hand: HandState, how: HandEnding) -> HandEnded:
+    if table.rules.variant is Variant.KNOCK:
+        # Knock Rummy scores a hand that runs out by the arranged counts.
+        shown = _arranged(table, hand)
+        points = scoring.points_for_values([each.count for each in shown], table.rules)
+        return _hand_ended(table, hand, how, None, points, _shown(shown))
     points = scoring.points_for_exhausted(hand.hands, table.rules)
     return _hand_ended(table, hand, how, None, points)
+
+
+def _hand_ended_knock(table: Table, hand: HandState, knocker: int) -> HandEnded:
+    shown = _arranged(table, hand)
+    rules = table.rules
+    assert rules.knock_penalty is not None, "a knock game has a knock penalty"
+    assert rules.knock_bonus is not None, "and a knock bonus"
+    settled = knock.pot(
+        [each.count for each in shown],
+        knocker,
+        penalty=rules.knock_penalty,
+        bonus=rules.knock_bonus,
+    )
+    return _hand_ended(
+        table,
+        hand,
+        HandEnding.KNOCK,
+        None,
+        list(settled.points),
+        # The knock card is the one card a knock puts out of play.
+        {"knocker": knocker, "knock_card": hand.out_of_play[-1], "pot": settled.pot}
+        | _shown(shown),
+    )
+
+
+def _arranged(table: Table, hand: HandState) -> list[knock.Arrangement]:
+    return [knock.arrange(held, table.rules) for held in hand.hands]
+
+
+def _shown(shown: Sequence[knock.Arrangement]) -> dict[str, Any]:
+    """The arranged hands as a Knock Rummy result shows them."""
+    return {
+        "counts": tuple(each.count for each in shown),
+        "unmatched": tuple(each.unmatched for each in shown),
+        "arranged": tuple(each.melds for each in shown),
+    }
 
 
 def _hand_ended_out(table: Table, hand: HandState, seat: int) -> HandEnded:
@@ -74,7 +119,12 @@ def _hand_ended_out(table: Table, hand: HandState, seat: int) -> HandEnded:
 
 
 def _hand_ended(
-    table: Table, hand: HandState, how: HandEnding, out_seat: int | None, points: list[int]
+    table: Table,
+    hand: HandState,
+    how: HandEnding,
+    out_seat: int | None,
+    points: list[int],
+    knock_result: dict[str, Any] | None = None,
 ) -> HandEnded:
     return HandEnded(
         hand_number=hand.number,
@@ -84,6 +134,7 @@ def _hand_ended(
         values=tuple(scoring.hand_value(held, table.rules) for held in hand.hands),
         points=tuple(points),
         totals=tuple(total + add for total, add in zip(table.totals, points, strict=True)),
+        **(knock_result or {}),
     )
 
 

@@ -53,12 +53,17 @@ def points_for_out(
 
 def points_for_exhausted(hands: Sequence[Sequence[Card]], rules: RuleSet) -> list[int]:
     """Points each seat adds when a hand ends with nobody out (stock or turn cap)."""
-    _require_seats(hands)
+    return points_for_values([hand_value(hand, rules) for hand in hands], rules)
+
+
+def points_for_values(values: Sequence[int], rules: RuleSet) -> list[int]:
+    """`points_for_exhausted` from what each seat's cards count (Knock Rummy: its
+    arranged count)."""
+    _require_seats(values)
     if rules.exhausted is Exhausted.VOID:
-        return [0] * len(hands)
-    values = [hand_value(hand, rules) for hand in hands]
+        return [0] * len(values)
     if rules.scoring is Scoring.PENALTY:
-        return values
+        return list(values)
     lowest = min(values)
     tied = [value == lowest for value in values]
     # The tied players' own differences are 0, so summing over everyone is the same.

@@ -38,6 +38,7 @@ from service.domain.events import (
     CardDrawn,
     CardLaidOff,
     Event,
+    Knocked,
     MeldLaid,
     StockRecycled,
 )
@@ -88,6 +89,9 @@ NO_MOVES = LegalMoves()
 
 def action_problem(table: Table, seat: int, action: Action) -> IllegalMove | None:
     """The error `action` by `seat` would raise now, or None if it is legal."""
+    if _knock_game(table) and isinstance(action, Meld | LayOff | Swap):
+        # Knock Rummy melds only in the count, never on the table.
+        return _not_in_variant(table, action)
     match action:
         case Draw():
             return _turn_problem(table, seat, Phase.DRAW)
@@ -97,12 +101,16 @@ def action_problem(table: Table, seat: int, action: Action) -> IllegalMove | Non
             return _lay_off_problem(table, seat, card, meld_id)
         case Discard(card=card):
             return _discard_problem(table, seat, card)
+        case Knock(card=card) if _knock_game(table):
+            return _knock_problem(table, seat, card)
         case Swap() | Knock():
             return _not_in_variant(table, action)
 
 
 def _not_in_variant(table: Table, action: Action) -> IllegalMove:
-    name = {Swap: "swap", Knock: "knock"}.get(type(action), type(action).__name__.lower())
+    name = {Swap: "swap", Knock: "knock", LayOff: "lay-off"}.get(
+        type(action), type(action).__name__.lower()
+    )
     return NotInVariant(
         f"There is no {name} in {table.rules.variant.value} rummy: see `legal` for the "
         f"moves you may make."
@@ -128,6 +136,15 @@ def legal_moves(table: Table, seat: int) -> LegalMoves:
         # A draw has no rule beyond whose turn and which phase it is.
         return LegalMoves(draw=(Source.STOCK, Source.DISCARD))
     held = hand.hands[seat]
+    if _knock_game(table):
+        return LegalMoves(
+            discard=tuple(
+                card for card in sorted_cards(held) if _discard_problem(table, seat, card) is None
+            ),
+            knock=tuple(
+                card for card in sorted_cards(held) if _knock_problem(table, seat, card) is None
+            ),
+        )
     aces = table.rules.aces
     return LegalMoves(
         melds=tuple(
@@ -189,6 +206,8 @@ def decide(
             return [CardLaidOff(seat=seat, meld_id=meld_id, card=card, end=end)]
         case Discard(card=card):
             return [CardDiscarded(seat=seat, card=card)]
+        case Knock(card=card) if _knock_game(table):
+            return [Knocked(seat=seat, card=card)]
         case Swap() | Knock():
             raise AssertionError(f"verified above: {action} is refused")
 
@@ -223,8 +242,8 @@ def _turn_problem(table: Table, seat: int, phase: Phase) -> IllegalMove | None:
     if status is Status.FINISHED:
         return GameOver("The game is over: no more moves can be made.")
     hand = table.hand
-    # A hand with an empty seat is over even before `settle` records it.
-    if hand is None or not all(hand.hands):
+    # A hand with an empty seat, or a knock, is over even before `settle` records it.
+    if hand is None or not all(hand.hands) or hand.knocker is not None:
         return HandOver("The hand is over.")
     if hand.turn != seat:
         return NotYourTurn(f"It is seat {hand.turn}'s turn, not seat {seat}'s.")
@@ -294,6 +313,21 @@ def _discard_problem(table: Table, seat: int, card: Card) -> IllegalMove | None:
             f"until a later turn."
         )
     return None
+
+
+def _knock_problem(table: Table, seat: int, card: Card) -> IllegalMove | None:
+    """A knock discards face down: the card is held and was not just taken from the
+    pile, the same as a discard face up, after the draw, on any turn, at any count."""
+    problem = _discard_problem(table, seat, card)
+    if isinstance(problem, DiscardTakenCard):
+        return DiscardTakenCard(
+            f"{card} was taken from the discard pile this turn: knock with another card."
+        )
+    return problem
+
+
+def _knock_game(table: Table) -> bool:
+    return table.rules.variant is Variant.KNOCK
 
 
 def _not_held(

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from service.domain.actions import Action, Discard, Draw, LayOff, Meld
+from service.domain.actions import Action, Discard, Draw, Knock, LayOff, Meld
 from service.domain.cards import FULL_DECK, Card
 from service.domain.decks import SeededDecks
 from service.domain.errors import IllegalMove
@@ -160,15 +160,22 @@ def all_cards(table: Table) -> Counter[Card]:
     return Counter(table.hand.cards())
 
 
+KNOCK_CHANCE = 0.1
+"""How often a random Knock Rummy player that may knock does so, rather than discard."""
+
+
 def random_legal_action(table: Table, rng: random.Random) -> tuple[int, Action]:
     """A legal move for the seat to play, chosen at random, leaning towards
-    melding and laying off so hands end."""
+    melding and laying off so hands end (in Knock Rummy, knocking now and then)."""
     hand = table.hand
     assert hand is not None
     seat = hand.turn
     moves = legal_moves(table, seat)
     if moves.draw:
         return seat, Draw(rng.choice(moves.draw))
+    # Only Knock Rummy offers knocks: other games draw the same random numbers as ever.
+    if moves.knock and rng.random() < KNOCK_CHANCE:
+        return seat, Knock(rng.choice(moves.knock))
     plays: list[Action] = [Meld(m) for m in moves.melds]
     plays.extend(LayOff(c, meld_id) for c, meld_id in moves.lay_offs)
     if plays and rng.random() < 0.8:
