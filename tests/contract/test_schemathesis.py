@@ -143,7 +143,8 @@ def _reads_cards_it_does_not_name(case: Case[Any], response: Response) -> bool:
     cannot say two lists have the same length)."""
     if (response.status_code, _problem_code(response)) != (422, "invalid_body"):
         return False
-    listed = case.body if isinstance(case.body, list) else [case.body]
+    body: Any = case.body
+    listed = body if isinstance(body, list) else [body]
     return any(
         isinstance(action, dict)
         and isinstance(action.get("as"), list)
