@@ -72,15 +72,21 @@ ClientSeed = Annotated[
         examples=["my-own-entropy-7f3a"],
     ),
 ]
-SMALLEST_PACK = min(
-    preset.fixed.get("packs", 1) * 52 + preset.fixed.get("jokers", 0)
-    for preset in VARIANTS.values()
-)
-LARGEST_PACK = max(
-    preset.ranges.get("packs", (0, preset.fixed.get("packs", 1)))[1] * 52
-    + preset.ranges.get("jokers", (0, preset.fixed.get("jokers", 0)))[1]
-    for preset in VARIANTS.values()
-)
+
+
+def _pack_sizes(end: int) -> list[int]:
+    """The smallest (`end` 0) or largest (1) pack of each variant: `packs` times 52
+    and the jokers, each at its fixed value or that end of its range."""
+
+    def option(preset: Any, name: str) -> int:
+        fixed = preset.fixed.get(name, 0)
+        return int(preset.ranges.get(name, (fixed, fixed))[end])
+
+    return [option(preset, "packs") * 52 + option(preset, "jokers") for preset in VARIANTS.values()]
+
+
+SMALLEST_PACK = min(_pack_sizes(0))
+LARGEST_PACK = max(_pack_sizes(1))
 """The fewest and most cards a game's whole pack holds (`RuleSet.deck_size`)."""
 
 Deck = Annotated[
