@@ -24,8 +24,8 @@ from service.api.conditional import TAG_SUFFIX
 from service.api.errors import problem
 from service.domain import actions as d
 from service.domain.cards import Card
-from service.domain.errors import InvalidSeating
-from service.domain.rules import RuleSet
+from service.domain.errors import InvalidRules, InvalidSeating
+from service.domain.rules import VARIANTS, RuleSet, Variant
 from service.game import commands as c
 from service.game import results as r
 from service.projections.events import event_view
@@ -53,7 +53,7 @@ def new_game(body: s.CreateGame, *, by_admin: bool, caps: Caps) -> c.NewGame:
     ]
     wanted.extend([None] * (seats - len(named)))
     caps.check_decks(len(body.decks or []))
-    given = body.rules.given() if body.rules is not None else {}
+    given = _given_rules(body.rules)
     caps.check_rules(given)
     return c.NewGame(
         seats=wanted,
@@ -65,25 +65,72 @@ def new_game(body: s.CreateGame, *, by_admin: bool, caps: Caps) -> c.NewGame:
     )
 
 
+def _given_rules(rules: s.Rules | None) -> dict[str, Any]:
+    """The options a body gives values; null is the same as left out, but only for an
+    option the variant has (its schema lists no other, not even as null)."""
+    if rules is None:
+        return {}
+    given = rules.given()
+    accepted = VARIANTS[given.get("variant", Variant.CLASSIC)].accepted
+    for name in rules.named():
+        if name not in accepted:
+            variant = given.get("variant", Variant.CLASSIC).value
+            raise InvalidRules(
+                f"Rule {name!r} is not an option of variant {variant!r}: leave it out."
+            )
+    return given
+
+
 def new_seat(body: s.JoinGame) -> c.NewSeat:
     return c.NewSeat(name=body.name, client_seed=body.client_seed or "")
 
 
 def actions(body: s.ActionBody) -> list[d.Action]:
     """A body's action, or list of actions, as the domain's."""
-    return [_action(action) for action in _listed(body)]
+    listed = _listed(body)
+    many = isinstance(body, list)
+    return [_action(action, f"[{index}]." if many else "") for index, action in enumerate(listed)]
 
 
-def _action(action: s.Action) -> d.Action:
+def _action(action: s.Action, place: str) -> d.Action:
     match action:
         case s.DrawAction(source=source):
             return d.Draw(source)
-        case s.MeldAction(cards=cards):
-            return d.Meld(tuple(Card.parse(code) for code in cards))
-        case s.LayOffAction(card=card, meld_id=meld_id):
-            return d.LayOff(Card.parse(card), meld_id)
+        case s.MeldAction(cards=cards, as_=as_):
+            return d.Meld(tuple(Card.parse(code) for code in cards), _reading(cards, as_, place))
+        case s.LayOffAction(card=card, meld_id=meld_id, as_=as_):
+            return d.LayOff(
+                Card.parse(card), meld_id, None if as_ is msgspec.UNSET else Card.parse(as_)
+            )
         case s.DiscardAction(card=card):
             return d.Discard(Card.parse(card))
+        case s.SwapAction(meld_id=meld_id, card=card):
+            return d.Swap(meld_id, Card.parse(card))
+        case s.KnockAction(card=card):
+            return d.Knock(Card.parse(card))
+
+
+def _reading(
+    cards: Sequence[str], as_: Sequence[str] | msgspec.UnsetType, place: str
+) -> tuple[Card, ...] | None:
+    """A meld's `as`: one code per card (another length is a malformed body, 422)."""
+    if as_ is msgspec.UNSET:
+        return None
+    if len(as_) != len(cards):
+        raise problem(
+            422,
+            "invalid_body",
+            f"{place}as: `as` names what each card of `cards` stands for: {len(cards)} "
+            f"codes, not {len(as_)}.",
+            errors=[
+                {
+                    "message": "`as` and `cards` differ in length",
+                    "key": f"{place}as",
+                    "source": "body",
+                }
+            ],
+        )
+    return tuple(Card.parse(code) for code in as_)
 
 
 def idempotency(key: str | None, body: s.ActionBody) -> c.Idempotency | None:
@@ -95,6 +142,8 @@ def idempotency(key: str | None, body: s.ActionBody) -> c.Idempotency | None:
 def creation_idempotency(key: str | None, body: s.CreateGame | s.JoinGame) -> c.Idempotency | None:
     """The same for creating or joining a game: the body as decoded, so two bodies
     that mean the same (a field left out or given as null) are the same request."""
+    if isinstance(body, s.CreateGame) and body.rules is not None:
+        body = msgspec.structs.replace(body, rules=body.rules.normalized())
     return _keyed(key, body)
 
 

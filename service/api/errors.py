@@ -28,7 +28,9 @@ The one place errors become HTTP:
                                408  body_timeout (and the connection is closed)
     HTTPException (litestar)        invalid_body (422) for a malformed body or
                                     parameter, unknown_card when it is a card
-                                    code; not_found, method_not_allowed, …
+                                    code, invalid_rules inside a new game's
+                                    `rules`, invalid_deck inside one of its
+                                    `decks`; not_found, method_not_allowed, …
     STORE_FAILURES             503  store_unavailable, with Retry-After: the event
                                     store cannot be reached, timed out, or cannot
                                     write (the drivers' OperationalError and
@@ -240,12 +242,31 @@ def _from_validation(error: ValidationException) -> ProblemDetailsException:
     )
     if any(_is_bad_card(item) for item in errors):
         code = "unknown_card"
+    elif any(_is_in(item, "rules", "rules.") for item in errors):
+        # Every problem inside `rules` has one code, whether the schema or the
+        # service catches it (docs/api.md, "Variants"); the key names the option.
+        code = "invalid_rules"
+    elif any(_is_in(item, "decks[") for item in errors):
+        code = "invalid_deck"
     details = "; ".join(f"{item.get('key', 'body')}: {item.get('message', '')}" for item in errors)
     return problem(
         HTTPStatus.UNPROCESSABLE_ENTITY,
         code,
         details or str(error.detail),
         errors=errors,
+    )
+
+
+def _is_in(item: Mapping[str, Any], *places: str) -> bool:
+    """A body problem at one of `places` (a key, or a key's start: `decks[` is any
+    one deck order) of a new game (a key written twice is a problem of the JSON
+    text, not of the value: it stays `invalid_body`)."""
+    key = str(item.get("key", ""))
+    inside = any(key == place or (place[-1] in ".[" and key.startswith(place)) for place in places)
+    return (
+        item.get("source") == "body"
+        and inside
+        and "more than once" not in str(item.get("message", ""))
     )
 
 

@@ -124,6 +124,33 @@ class GamesController(Controller):
                 summary="Every seat named, a chosen seed (duplicate play)",
                 value={"players": [{"name": "Ann"}, {"name": "Bob"}], "seed": "round-3-table-1"},
             ),
+            Example(
+                summary="Wild: two jokers and deuces wild, swaps that must be melded at once",
+                value={
+                    "seats": 3,
+                    "rules": {
+                        "variant": "wild",
+                        "jokers": 2,
+                        "wild_rank": "2",
+                        "swapped_wild": "meld_now",
+                    },
+                },
+            ),
+            Example(
+                summary="Boathouse Rum, for two",
+                value={
+                    "players": [{"name": "Ann"}, {"name": "Bob"}],
+                    "rules": {"variant": "boathouse"},
+                },
+            ),
+            Example(
+                summary="Knock Rummy, a bigger bonus for knocking with nothing left",
+                value={"seats": 4, "rules": {"variant": "knock", "knock_bonus": 50}},
+            ),
+            Example(
+                summary="Wrotham Rummy, six deals, swaps off",
+                value={"seats": 3, "rules": {"variant": "wrotham", "swap": False}},
+            ),
         ],
     )
     async def create_game(
@@ -229,7 +256,10 @@ class GamesController(Controller):
         summary="Play one action, or a list applied all or nothing",
         description=(
             "A player's token plays for its seat: draw (`stock` or `discard`), meld, lay off, "
-            "discard. A list is applied all or nothing, in order. The answer is the player's "
+            "discard; in the variants also swap (a natural card for a wild in a meld) and "
+            "knock; a type the game's variant lacks is 409 `not_in_variant`. In games with "
+            "wild cards a meld or lay-off may say what each card stands for (`as`). A list "
+            "is applied all or nothing, in order. The answer is the player's "
             "view after the last action (and any computer players' turns after it). A move "
             "the rules forbid now is 409 with the rule's `code`, and changes nothing. Send an "
             "`Idempotency-Key` to retry safely, `If-Match` to act only on the version you saw."
@@ -249,6 +279,18 @@ class GamesController(Controller):
                     {"type": "discard", "card": "KD"},
                 ],
             ),
+            Example(
+                summary="Wild cards: a meld with a joker, saying what it stands for",
+                value={"type": "meld", "cards": ["5H", "6H", "JK"], "as": ["5H", "6H", "7H"]},
+            ),
+            Example(
+                summary="Wild cards: swap the natural card for the joker, then meld it",
+                value=[
+                    {"type": "swap", "meld_id": "h1-m1", "card": "7H"},
+                    {"type": "meld", "cards": ["JK", "9S", "10S"], "as": ["8S", "9S", "10S"]},
+                ],
+            ),
+            Example(summary="Knock Rummy: knock", value={"type": "knock", "card": "KD"}),
         ],
     )
     async def play_actions(

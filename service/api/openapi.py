@@ -13,9 +13,12 @@ is built, so `/schema/openapi.json` and `rummy openapi` (which reads
   hand size that leaves a stock for that many players): schemas that state
   them branch by seat count, which client generators cannot parse
   (openapi-python-client drops the operation), so the service checks them
-  (422 `invalid_seating`, `invalid_rules`). What needs no branches stays
-  in the schema: a target or a number of deals but not both, no rules under
-  which the game could never end, a deck of 52 distinct cards;
+  (422 `invalid_seating`, `invalid_rules`, and `invalid_deck`: which pack a
+  deck order must be depends on the rules). What needs no branches by seat
+  count stays in the schema: each variant's options (`rules` is a `oneOf` on
+  `variant` made from `VARIANTS`, so it and the service agree by construction),
+  a target or a number of deals but not both, no rules under which the game
+  could never end;
 - leaves every optional field of a request out of `required` without a
   `default: null` (openapi-typescript makes a field with a default required);
 - states this deployment's caps (`Caps`: deck orders, `max_turns`, `recycles`)
@@ -41,8 +44,11 @@ is built, so `/schema/openapi.json` and `rummy openapi` (which reads
 
 from __future__ import annotations
 
+import copy
+import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, get_args
 
 import msgspec
@@ -73,7 +79,10 @@ from service.domain.rules import (
     DECK_SIZE,
     MAX_PLAYERS,
     MIN_PLAYERS,
+    VARIANTS,
     GoingOut,
+    Preset,
+    Variant,
     smallest_hand_to_go_out,
 )
 from service.projections.events import EventView
@@ -156,6 +165,7 @@ def _request_bodies(
     _json_schema_patterns(components)
     _no_null_defaults(components)
     _caps(components, caps)
+    _variant_rules(components)
     registry = document.components.schemas
     if registry is None:
         registry = document.components.schemas = {}
@@ -209,17 +219,126 @@ def _new_game_rules(components: dict[str, Any]) -> None:
         '422 (one seat); `{"seats": 4, "rules": {"hand_size": 13}}` is 422 (13 '
         "cards each leave no stock for 4 players)."
     )
-    deck = new_game["properties"]["decks"]["anyOf"][0]["items"]
-    deck["uniqueItems"] = True
-    components["Rules"]["not"] = {
-        "description": "`target` and `deals` are two ways to end a game: set one at most.",
-        "required": ["target", "deals"],
-        "properties": {"target": {"type": "integer"}, "deals": {"type": "integer"}},
+    new_game["description"] += (
+        "\n\nA variant seats its own number of players (`boathouse`: 2; 422 "
+        "`invalid_rules`), and each of `decks` is the whole pack of the game's rules "
+        "(`packs` times the 52 cards, `jokers` times `JK`; 422 `invalid_deck`)."
+    )
+
+
+_TARGET_OR_DEALS = {
+    "description": "`target` and `deals` are two ways to end a game: set one at most.",
+    "required": ["target", "deals"],
+    "properties": {"target": {"type": "integer"}, "deals": {"type": "integer"}},
+}
+
+
+def _variant_rules(components: dict[str, Any]) -> None:
+    """`Rules` as one schema per variant (`oneOf`, told apart by `variant`), each
+    made from the variant's preset (`VARIANTS`, the table of docs/rules.md) as the
+    service checks it: its options only, fixed ones `const`, ranges as bounds,
+    its defaults. Every option may be null (the same as left out)."""
+    every = components.pop("Rules")
+    branches = []
+    for variant, preset in VARIANTS.items():
+        name = f"{variant.value.capitalize()}Rules"
+        components[name] = _variant_schema(every, variant, preset)
+        branches.append({"$ref": _REF_TEMPLATE.format(name=name)})
+    components["Rules"] = {
+        "title": "Rules",
+        "description": (
+            "House rules by their docs/rules.md names, for one variant (`variant`, "
+            "`classic` when left out). Anything left out (or null) takes the variant's "
+            "default; a variant's fixed options may be given only their value, and the "
+            "options it does not have may not be given at all. Every problem here is 422 "
+            "`invalid_rules`, naming the option."
+        ),
+        "oneOf": branches,
     }
-    components["Rules"]["allOf"] = [
-        {"not": _never_ending(smallest_hand_to_go_out(GoingOut.ANY))},
-        {"not": _never_ending(smallest_hand_to_go_out(GoingOut.DISCARD), GoingOut.DISCARD)},
-    ]
+
+
+def _variant_schema(every: dict[str, Any], variant: Variant, preset: Preset) -> dict[str, Any]:
+    properties: dict[str, Any] = {}
+    for option, schema in every["properties"].items():
+        if option not in preset.accepted:
+            continue
+        if option == "variant":
+            properties[option] = (
+                {"anyOf": [{"const": variant.value}, {"type": "null"}]}
+                if variant is Variant.CLASSIC
+                else {"const": variant.value}
+            )
+        elif option in preset.fixed:
+            value = _plain(preset.fixed[option])
+            properties[option] = {
+                "anyOf": [{"const": value}, {"type": "null"}],
+                "description": f"Fixed at {json.dumps(value)} in this variant.",
+            }
+        elif option in preset.ranges:
+            low, high = preset.ranges[option]
+            properties[option] = {
+                "anyOf": [{"type": "integer", "minimum": low, "maximum": high}, {"type": "null"}]
+            }
+        else:
+            properties[option] = copy.deepcopy(schema)
+        default = preset.defaults.get(option)
+        if default is not None and option not in preset.fixed:
+            properties[option]["default"] = _plain(default)
+    branch: dict[str, Any] = {
+        "title": f"{variant.value.capitalize()}Rules",
+        "description": _VARIANT_TEXT[variant],
+        "type": "object",
+        "properties": properties,
+        "additionalProperties": False,
+    }
+    if variant is not Variant.CLASSIC:
+        branch["required"] = ["variant"]
+    never: list[dict[str, Any]] = []
+    if "target" in properties and "deals" in properties and "deals" not in preset.fixed:
+        never.append({"not": _TARGET_OR_DEALS})
+    if "hand_size" not in preset.fixed and "exhausted" in properties:
+        never.append({"not": _never_ending(smallest_hand_to_go_out(GoingOut.ANY))})
+        if "going_out" in properties:
+            smallest = smallest_hand_to_go_out(GoingOut.DISCARD)
+            never.append({"not": _never_ending(smallest, GoingOut.DISCARD)})
+    if variant is Variant.WILD:
+        never.append(
+            {
+                "not": {
+                    "description": "A wild game needs at least one joker or a wild rank.",
+                    "required": ["jokers"],
+                    "properties": {"jokers": {"const": 0}, "wild_rank": {"type": "null"}},
+                }
+            }
+        )
+    if never:
+        branch["allOf"] = never
+    return branch
+
+
+def _plain(value: object) -> object:
+    return value.value if isinstance(value, StrEnum) else value
+
+
+_VARIANT_TEXT: dict[Variant, str] = {
+    Variant.CLASSIC: "The classic game (docs/rules.md): one pack of 52, no wild cards.",
+    Variant.WILD: (
+        "Wild cards: `jokers` `JK` in the pack and/or every card of `wild_rank` stand "
+        'for any card in a meld (docs/rules.md, "Wild cards").'
+    ),
+    Variant.BOATHOUSE: (
+        "Boathouse Rum, for two: a second draw after taking the top discard, melds only "
+        "in the request that goes out."
+    ),
+    Variant.KNOCK: (
+        "Knock Rummy (Poker Rum): no melds on the table; knock to end the hand, the "
+        "lowest count of unmatched cards wins the pot."
+    ),
+    Variant.WROTHAM: (
+        "Wrotham Rummy: 52 cards and 3 wild `JK`, six deals of 7 cards, melds only in "
+        "the going-out request in deals 4-6."
+    ),
+}
 
 
 def _no_null_defaults(schema: Any) -> None:

@@ -76,15 +76,20 @@ PROBLEM_TYPES: Mapping[str, ProblemType] = {
     "invalid_rules": ProblemType(
         422,
         "Invalid rules",
-        "The house rules of a new game cannot go together, or a value is beyond what this "
-        "service allows (`max_turns`, `recycles`); the detail names the rule.",
+        "Something inside the `rules` of a new game is wrong: an unknown option, a value "
+        "of the wrong type or out of range, an option the variant has not or fixes "
+        "otherwise, rules that cannot go together, a player count the variant does not "
+        "seat, or a value beyond what this service allows (`max_turns`, `recycles`); the "
+        "detail names the rule.",
         "Change the rule the detail names; the OpenAPI document states every bound. " + _RETRY_NOT,
     ),
     "invalid_deck": ProblemType(
         422,
         "Invalid deck",
-        "A deck order given at creation is not the 52 cards each once.",
-        "Give each deck as all 52 card codes, each once. " + _RETRY_NOT,
+        "A deck order given at creation is not the game's whole pack: each card as often "
+        "as the pack holds it (the classic game: the 52 cards each once).",
+        "Give each deck as the whole pack of the game's rules: `packs` times the 52 card "
+        "codes and `jokers` times `JK`, in any order. " + _RETRY_NOT,
     ),
     "invalid_seating": ProblemType(
         422,

@@ -1,7 +1,7 @@
 """Request and response bodies of the HTTP contract (docs/api.md), as msgspec structs.
 
-Card codes are an enum of the 52 codes of docs/rules.md, so the OpenAPI document
-lists them and a bad code is refused by name before any rule runs.
+Card codes are an enum of the 52 codes of docs/rules.md and the joker `JK`, so the
+OpenAPI document lists them and a bad code is refused by name before any rule runs.
 """
 
 from __future__ import annotations
@@ -10,15 +10,16 @@ from enum import StrEnum
 from typing import Annotated, Any
 
 import msgspec
-from msgspec import Meta
+from msgspec import UNSET, Meta, UnsetType
 
 from service.api import printable
 from service.config import MAX_DECKS, MAX_RECYCLES, MAX_TURNS
-from service.domain.cards import FULL_DECK
+from service.domain.cards import ALL_CARDS, RANKS
 from service.domain.fairness import DealMode
 from service.domain.rules import (
     MAX_PLAYERS,
     MIN_PLAYERS,
+    VARIANTS,
     Aces,
     Exhausted,
     GoingOut,
@@ -26,15 +27,23 @@ from service.domain.rules import (
     MeldsPerTurn,
     RummyBonus,
     Scoring,
+    SwappedWild,
+    Variant,
 )
 from service.domain.state import Source
 from service.game.tickets import TICKET_PATTERN
 from service.projections.events import EventView
 
 CardCode = StrEnum(  # type: ignore[misc]
-    "CardCode", {card.code: card.code for card in FULL_DECK}, module=__name__
+    "CardCode", {card.code: card.code for card in ALL_CARDS}, module=__name__
 )
-"""One of the 52 card codes: rank (A 2-10 J Q K) then suit (C D H S)."""
+"""One of the 52 card codes, rank (A 2-10 J Q K) then suit (C D H S), or `JK`, the
+printed joker (only in packs that hold jokers: elsewhere nobody holds it)."""
+
+RankCode = StrEnum(  # type: ignore[misc]
+    "RankCode", {rank.code: rank.code for rank in RANKS}, module=__name__
+)
+"""A rank: A 2-10 J Q K."""
 
 
 class BotName(StrEnum):
@@ -63,39 +72,117 @@ ClientSeed = Annotated[
         examples=["my-own-entropy-7f3a"],
     ),
 ]
+
+
+def _pack_sizes(end: int) -> list[int]:
+    """The smallest (`end` 0) or largest (1) pack of each variant: `packs` times 52
+    and the jokers, each at its fixed value or that end of its range."""
+
+    def option(preset: Any, name: str) -> int:
+        fixed = preset.fixed.get(name, 0)
+        return int(preset.ranges.get(name, (fixed, fixed))[end])
+
+    return [option(preset, "packs") * 52 + option(preset, "jokers") for preset in VARIANTS.values()]
+
+
+SMALLEST_PACK = min(_pack_sizes(0))
+LARGEST_PACK = max(_pack_sizes(1))
+"""The fewest and most cards a game's whole pack holds (`RuleSet.deck_size`)."""
+
 Deck = Annotated[
     list[CardCode],
     Meta(
-        min_length=52,
-        max_length=52,
-        description="A full deck order: each of the 52 cards once; index 0 is dealt first.",
+        min_length=SMALLEST_PACK,
+        max_length=LARGEST_PACK,
+        description=(
+            "A whole pack in deal order, index 0 dealt first: each card of the game's pack "
+            "as often as the pack holds it (`rules.packs` times the 52 cards and "
+            "`rules.jokers` times `JK`; the classic game: each of the 52 once), else 422 "
+            "`invalid_deck`."
+        ),
     ),
 ]
 
 
-class Rules(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
-    """House rules by their docs/rules.md names; anything left out takes its default."""
+def _span(name: str) -> tuple[int, int]:
+    """The least and most a whole-number option may be in any variant."""
+    values: list[int] = []
+    for preset in VARIANTS.values():
+        if name in preset.ranges:
+            values.extend(preset.ranges[name])
+        elif name in preset.fixed:
+            values.append(preset.fixed[name])
+    return min(values), max(values)
 
-    aces: Aces | None = None
-    hand_size: Annotated[int, Meta(ge=1, le=25)] | None = None
-    melds_per_turn: MeldsPerTurn | None = None
-    lay_off: LayOff | None = None
-    going_out: GoingOut | None = None
-    rummy_bonus: RummyBonus | None = None
-    recycles: Annotated[int, Meta(ge=0, le=MAX_RECYCLES)] | None = None
-    recycle_shuffle: bool | None = None
-    exhausted: Exhausted | None = None
-    max_turns: Annotated[int, Meta(ge=1, le=MAX_TURNS)] | None = None
-    scoring: Scoring | None = None
-    target: Annotated[int, Meta(ge=1, le=1_000_000)] | None = None
-    deals: Annotated[int, Meta(ge=1, le=1000)] | None = None
+
+_PACKS = _span("packs")
+_JOKERS = _span("jokers")
+_MIN_NATURAL = _span("min_natural")
+_WILD_PENALTY = _span("wild_penalty")
+_ACE_VALUE = _span("ace_value")
+_KNOCK_PENALTY = _span("knock_penalty")
+_KNOCK_BONUS = _span("knock_bonus")
+
+
+class Rules(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """House rules by their docs/rules.md names; anything left out (or null) takes its
+    variant's default. The decoder knows every option of every variant; which ones a
+    variant has, fixes or bounds is `VARIANTS`' (the document's `oneOf` says it, and
+    the service refuses the rest as 422 `invalid_rules`)."""
+
+    aces: Aces | UnsetType | None = UNSET
+    hand_size: Annotated[int, Meta(ge=1, le=25)] | UnsetType | None = UNSET
+    melds_per_turn: MeldsPerTurn | UnsetType | None = UNSET
+    lay_off: LayOff | UnsetType | None = UNSET
+    going_out: GoingOut | UnsetType | None = UNSET
+    rummy_bonus: RummyBonus | UnsetType | None = UNSET
+    recycles: Annotated[int, Meta(ge=0, le=MAX_RECYCLES)] | UnsetType | None = UNSET
+    recycle_shuffle: bool | UnsetType | None = UNSET
+    exhausted: Exhausted | UnsetType | None = UNSET
+    max_turns: Annotated[int, Meta(ge=1, le=MAX_TURNS)] | UnsetType | None = UNSET
+    scoring: Scoring | UnsetType | None = UNSET
+    target: Annotated[int, Meta(ge=1, le=1000000)] | UnsetType | None = UNSET
+    deals: Annotated[int, Meta(ge=1, le=1000)] | UnsetType | None = UNSET
+    variant: Variant | UnsetType | None = UNSET
+    packs: Annotated[int, Meta(ge=_PACKS[0], le=_PACKS[1])] | UnsetType | None = UNSET
+    jokers: Annotated[int, Meta(ge=_JOKERS[0], le=_JOKERS[1])] | UnsetType | None = UNSET
+    wild_rank: RankCode | UnsetType | None = UNSET
+    min_natural: Annotated[int, Meta(ge=_MIN_NATURAL[0], le=_MIN_NATURAL[1])] | UnsetType | None = (
+        UNSET
+    )
+    swap: bool | UnsetType | None = UNSET
+    swapped_wild: SwappedWild | UnsetType | None = UNSET
+    wild_penalty: (
+        Annotated[int, Meta(ge=_WILD_PENALTY[0], le=_WILD_PENALTY[1])] | UnsetType | None
+    ) = UNSET
+    ace_value: Annotated[int, Meta(ge=_ACE_VALUE[0], le=_ACE_VALUE[1])] | UnsetType | None = UNSET
+    knock_penalty: (
+        Annotated[int, Meta(ge=_KNOCK_PENALTY[0], le=_KNOCK_PENALTY[1])] | UnsetType | None
+    ) = UNSET
+    knock_bonus: Annotated[int, Meta(ge=_KNOCK_BONUS[0], le=_KNOCK_BONUS[1])] | UnsetType | None = (
+        UNSET
+    )
 
     def given(self) -> dict[str, Any]:
+        """The options given a value (null is the same as left out); a rank as its code."""
         return {
-            name: getattr(self, name)
+            name: value.value if isinstance(value, RankCode) else value
             for name in self.__struct_fields__
-            if getattr(self, name) is not None
+            if (value := getattr(self, name)) is not None and value is not UNSET
         }
+
+    def named(self) -> list[str]:
+        """Every option the body names, null ones included: a variant's unused option
+        may not appear at all."""
+        return [name for name in self.__struct_fields__ if getattr(self, name) is not UNSET]
+
+    def normalized(self) -> Rules:
+        """The same rules with every null left out: a field left out and a field given
+        as null mean the same, so they make the same request (`Idempotency-Key`)."""
+        return msgspec.structs.replace(
+            self,
+            **{name: UNSET for name in self.__struct_fields__ if getattr(self, name) is None},
+        )
 
 
 class NewPlayer(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
@@ -127,17 +214,55 @@ class DrawAction(
     source: Source
 
 
+MeldCards = Annotated[list[CardCode], Meta(min_length=1, max_length=13)]
+MeldId = Annotated[str, Meta(min_length=1, max_length=64)]
+
+
 class MeldAction(
-    msgspec.Struct, kw_only=True, tag_field="type", tag="meld", forbid_unknown_fields=True
+    msgspec.Struct,
+    kw_only=True,
+    tag_field="type",
+    tag="meld",
+    forbid_unknown_fields=True,
+    rename={"as_": "as"},
 ):
-    cards: Annotated[list[CardCode], Meta(min_length=1, max_length=13)]
+    cards: MeldCards
+    as_: MeldCards | UnsetType = UNSET
+    """Games with wild cards: what each card stands for, parallel to `cards` (a
+    natural card names itself; another length is 422). Left out, the server reads
+    the meld, or answers 409 `wild_ambiguous` when several readings remain."""
 
 
 class LayOffAction(
-    msgspec.Struct, kw_only=True, tag_field="type", tag="lay_off", forbid_unknown_fields=True
+    msgspec.Struct,
+    kw_only=True,
+    tag_field="type",
+    tag="lay_off",
+    forbid_unknown_fields=True,
+    rename={"as_": "as"},
 ):
     card: CardCode
-    meld_id: Annotated[str, Meta(min_length=1, max_length=64)]
+    meld_id: MeldId
+    as_: CardCode | UnsetType = UNSET
+    """Games with wild cards: what a wild `card` stands for in the meld."""
+
+
+class SwapAction(
+    msgspec.Struct, kw_only=True, tag_field="type", tag="swap", forbid_unknown_fields=True
+):
+    """Games with `swap`: put `card`, the natural card one of the meld's wilds stands
+    for, into meld `meld_id`, and take that wild into hand (in the `play` phase)."""
+
+    meld_id: MeldId
+    card: CardCode
+
+
+class KnockAction(
+    msgspec.Struct, kw_only=True, tag_field="type", tag="knock", forbid_unknown_fields=True
+):
+    """Knock Rummy: end the hand, discarding `card` face down (in the `play` phase)."""
+
+    card: CardCode
 
 
 class DiscardAction(
@@ -146,7 +271,7 @@ class DiscardAction(
     card: CardCode
 
 
-Action = DrawAction | MeldAction | LayOffAction | DiscardAction
+Action = DrawAction | MeldAction | LayOffAction | DiscardAction | SwapAction | KnockAction
 ActionBody = Action | Annotated[list[Action], Meta(min_length=1, max_length=64)]
 
 

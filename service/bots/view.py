@@ -60,9 +60,27 @@ class BotView:
                 draw=tuple(Source(source) for source in legal.draw),
                 melds=tuple(_cards(cards) for cards in legal.melds),
                 lay_offs=tuple(
-                    (Card.parse(option.card), option.meld_id) for option in legal.lay_offs
+                    (Card.parse(option.card), option.meld_id)
+                    for option in legal.lay_offs
+                    if option.as_ is None
                 ),
                 discard=_cards(legal.discard),
+                # The variants' moves, where the view has them.
+                meld_readings=tuple(
+                    (_cards(reading.cards), _cards(reading.as_))
+                    for reading in legal.meld_readings or ()
+                ),
+                wild_lay_offs=tuple(
+                    (Card.parse(option.card), option.meld_id, Card.parse(option.as_))
+                    for option in legal.lay_offs
+                    if option.as_ is not None
+                ),
+                swaps=tuple(
+                    (option.meld_id, Card.parse(option.card), Card.parse(option.wild))
+                    for option in legal.swaps or ()
+                ),
+                knock=_cards(legal.knock or []),
+                can_go_out=legal.can_go_out,
             ),
             melds=tuple(
                 TableMeld(
@@ -71,6 +89,7 @@ class BotView:
                     cards=list(_cards(meld.cards)),
                     owner=meld.owner,
                     laid_off=[(Card.parse(laid.card), laid.seat) for laid in meld.laid_off],
+                    as_=None if meld.as_ is None else list(_cards(meld.as_)),
                 )
                 for meld in view.melds
             ),

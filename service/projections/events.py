@@ -90,18 +90,42 @@ class CardDrawnView(_Event, tag="card_drawn"):
     source: Source
     card: str | None = None
     """Absent when another player drew it from the stock."""
+    second: bool = False
+    """Boathouse: the second card of a turn that took the top discard (absent if not)."""
 
 
-class MeldLaidView(_Event, tag="meld_laid"):
+class MeldLaidView(_Event, tag="meld_laid", rename={"as_": "as"}):
     meld_id: str
     kind: MeldKind
     cards: list[str]
+    as_: list[str] | None = None
+    """Games with wild cards: what each card stands for, parallel to `cards`."""
 
 
-class CardLaidOffView(_Event, tag="card_laid_off"):
+class CardLaidOffView(_Event, tag="card_laid_off", rename={"as_": "as"}):
     meld_id: str
     card: str
     end: End
+    as_: str | None = None
+    """Games with wild cards: what the laid-off card stands for."""
+
+
+class WildSwappedView(_Event, tag="wild_swapped", rename={"as_": "as"}):
+    """`card` went into meld `meld_id` where `wild` stood for it (`as`); the wild went
+    to the seat's hand."""
+
+    meld_id: str
+    card: str
+    wild: str
+    as_: str
+
+
+class KnockedView(_Event, tag="knocked"):
+    """Knock Rummy: the seat knocked, discarding a card face down. Which card is
+    shown to players only in `hand_ended`."""
+
+    card: str | None = None
+    """The knock card: admin only."""
 
 
 class CardDiscardedView(_Event, tag="card_discarded"):
@@ -121,6 +145,12 @@ class HandEndedView(_Event, tag="hand_ended"):
     out_seat: int | None
     rummy: bool
     players: list[HandResultSeat]
+    knocker: int | None = None
+    """Knock Rummy: who knocked."""
+    knock_card: str | None = None
+    """Knock Rummy: the card the knocker discarded face down."""
+    pot: int | None = None
+    """Knock Rummy: what the winners shared."""
 
 
 class GameFinishedView(_Event, tag="game_finished"):
@@ -139,6 +169,8 @@ EventView = (
     | StockRecycledView
     | HandEndedView
     | GameFinishedView
+    | WildSwappedView
+    | KnockedView
 )
 
 
@@ -172,7 +204,10 @@ def event_view(event: StoredEvent, viewer: Viewer, rules: RuleSet, players: int)
         case "card_drawn":
             visible = data["source"] == "discard" or viewer.sees_hand_of(event.seat)
             return CardDrawnView(
-                **envelope, source=Source(data["source"]), card=data["card"] if visible else None
+                **envelope,
+                source=Source(data["source"]),
+                card=data["card"] if visible else None,
+                second=data.get("second", False),
             )
         case "meld_laid":
             return MeldLaidView(
@@ -180,11 +215,27 @@ def event_view(event: StoredEvent, viewer: Viewer, rules: RuleSet, players: int)
                 meld_id=data["meld_id"],
                 kind=MeldKind(data["kind"]),
                 cards=data["cards"],
+                as_=data.get("as"),
             )
         case "card_laid_off":
             return CardLaidOffView(
-                **envelope, meld_id=data["meld_id"], card=data["card"], end=End(data["end"])
+                **envelope,
+                meld_id=data["meld_id"],
+                card=data["card"],
+                end=End(data["end"]),
+                as_=data.get("as"),
             )
+        case "wild_swapped":
+            return WildSwappedView(
+                **envelope,
+                meld_id=data["meld_id"],
+                card=data["card"],
+                wild=data["wild"],
+                as_=data["as"],
+            )
+        case "knocked":
+            # Face down: only the result (`hand_ended`) shows it to the players.
+            return KnockedView(**envelope, card=data["card"] if viewer.admin else None)
         case "card_discarded":
             return CardDiscardedView(**envelope, card=data["card"])
         case "stock_recycled":
@@ -221,6 +272,9 @@ def _hand_dealt(
 
 
 def _hand_ended(envelope: dict[str, Any], data: dict[str, Any]) -> HandEndedView:
+    counts = data.get("counts")
+    unmatched = data.get("unmatched")
+    arranged = data.get("arranged")
     return HandEndedView(
         **envelope,
         hand_number=data["hand_number"],
@@ -234,7 +288,15 @@ def _hand_ended(envelope: dict[str, Any], data: dict[str, Any]) -> HandEndedView
                 value=data["values"][seat],
                 points=data["points"][seat],
                 total=data["totals"][seat],
+                count=None if counts is None else counts[seat],
+                unmatched=None
+                if unmatched is None
+                else card_codes(sorted_cards(parse_cards(unmatched[seat]))),
+                melds=None if arranged is None else [list(meld) for meld in arranged[seat]],
             )
             for seat, cards in enumerate(data["remaining"])
         ],
+        knocker=data.get("knocker"),
+        knock_card=data.get("knock_card"),
+        pot=data.get("pot"),
     )

@@ -20,7 +20,7 @@ from service.domain import turns
 from service.domain.cards import card_codes, sorted_cards
 from service.domain.fairness import DealMode
 from service.domain.melds import MeldKind
-from service.domain.rules import RuleSet
+from service.domain.rules import RuleSet, Variant
 from service.domain.state import HandEnding, HandResult, Phase, Source, Status, Table
 
 
@@ -83,46 +83,87 @@ class LaidOffCard(msgspec.Struct, kw_only=True):
     seat: int
 
 
-class MeldView(msgspec.Struct, kw_only=True):
+class MeldView(msgspec.Struct, kw_only=True, omit_defaults=True, rename={"as_": "as"}):
     id: str
     kind: MeldKind
     cards: list[str]
     owner: int
     laid_off: list[LaidOffCard]
+    as_: list[str] | None = None
+    """Games with wild cards: what each card stands for, parallel to `cards` (a
+    natural card itself). Absent in games without wilds."""
 
 
-class LayOffOption(msgspec.Struct, kw_only=True):
+class LayOffOption(msgspec.Struct, kw_only=True, omit_defaults=True, rename={"as_": "as"}):
     card: str
     meld_id: str
+    as_: str | None = None
+    """For a wild `card`: what it would stand for (one option per reading)."""
 
 
-class LegalMoves(msgspec.Struct, kw_only=True):
+class MeldReading(msgspec.Struct, kw_only=True, rename={"as_": "as"}):
+    cards: list[str]
+    as_: list[str]
+    """What each of `cards` stands for: send it as the meld's `as`."""
+
+
+class SwapOption(msgspec.Struct, kw_only=True):
+    meld_id: str
+    card: str
+    """The natural card to put in."""
+    wild: str
+    """The wild it frees, which goes to your hand."""
+
+
+class LegalMoves(msgspec.Struct, kw_only=True, omit_defaults=True):
     """A player view's `legal` block, in card codes (its name is the OpenAPI schema's);
-    the domain's typed moves it shows are `turns.LegalMoves`."""
+    the domain's typed moves it shows are `turns.LegalMoves`. The four lists of the
+    classic game are always there; the others only in variants that have the move."""
 
     draw: list[Source]
     melds: list[list[str]]
     lay_offs: list[LayOffOption]
     discard: list[str]
+    meld_readings: list[MeldReading] | None = None
+    """Games with wild cards: every valid reading of each legal meld holding a wild."""
+    swaps: list[SwapOption] | None = None
+    """Games with `swap`: every swap you may make now."""
+    knock: list[str] | None = None
+    """Knock Rummy: the cards you may knock with now."""
+    can_go_out: bool | None = None
+    """Concealed turns (Boathouse; Wrotham deals 4-6): whether a list of actions that
+    goes out exists now (melds are laid only in that list)."""
 
 
-class HandResultSeat(msgspec.Struct, kw_only=True):
+class HandResultSeat(msgspec.Struct, kw_only=True, omit_defaults=True):
     seat: int
     cards: list[str]
     value: int
     points: int
     total: int
+    count: int | None = None
+    """Knock Rummy: what the cards outside `melds` count."""
+    unmatched: list[str] | None = None
+    """Knock Rummy: the cards outside `melds`, sorted."""
+    melds: list[list[str]] | None = None
+    """Knock Rummy: the melds of a best arrangement of the hand."""
 
 
-class LastHand(msgspec.Struct, kw_only=True):
+class LastHand(msgspec.Struct, kw_only=True, omit_defaults=True):
     hand_number: int
     how: HandEnding
     out_seat: int | None
     rummy: bool
     players: list[HandResultSeat]
+    knocker: int | None = None
+    """Knock Rummy: who knocked."""
+    knock_card: str | None = None
+    """Knock Rummy: the card the knocker discarded face down."""
+    pot: int | None = None
+    """Knock Rummy: what the winners shared."""
 
 
-class HiddenCards(msgspec.Struct, kw_only=True):
+class HiddenCards(msgspec.Struct, kw_only=True, omit_defaults=True):
     """Admin only: every face-down card of the hand in play."""
 
     hands: list[list[str]]
@@ -130,6 +171,17 @@ class HiddenCards(msgspec.Struct, kw_only=True):
     """Top first."""
     discard_pile: list[str]
     """Oldest first; the last is the top."""
+    out_of_play: list[str] | None = None
+    """Variants: the cards out of play this hand (a knock card)."""
+
+
+class WildView(msgspec.Struct, kw_only=True):
+    """The game's wild cards (public)."""
+
+    jokers: int
+    """How many `JK` the pack holds."""
+    rank: str | None
+    """The wild rank (every card of it is wild), or null."""
 
 
 class GameView(msgspec.Struct, kw_only=True, omit_defaults=True):
@@ -140,6 +192,7 @@ class GameView(msgspec.Struct, kw_only=True, omit_defaults=True):
     version: int
     status: Status
     rules: dict[str, Any]
+    variant: Variant
     players: list[PlayerSummary]
     hand_number: int
     dealer: int | None
@@ -156,6 +209,10 @@ class GameView(msgspec.Struct, kw_only=True, omit_defaults=True):
     """How the deals are decided (docs/fairness.md): `commit_reveal`, from the seed
     committed to above and every player's client seed; or `explicit`, from a seed or
     deck orders the creator chose, which the creator knows."""
+    wild: WildView | None = None
+    """Games with wild cards only."""
+    out_of_play_count: int | None = None
+    """Variants only: cards out of play this hand (a knock card)."""
     my_seat: int | None = None
     my_hand: list[str] | None = None
     legal: LegalMoves | None = None
@@ -171,6 +228,7 @@ def game_view(game: GameSnapshot, viewer: Viewer) -> GameView:
         version=game.version,
         status=table.status,
         rules=dict(_rules(table.rules)),  # a copy: the cached one is every view's
+        variant=table.rules.variant,
         players=_players(game),
         hand_number=table.hand_number,
         dealer=table.dealer,
@@ -180,6 +238,10 @@ def game_view(game: GameSnapshot, viewer: Viewer) -> GameView:
         discard_top=None if hand is None or not hand.discard else hand.discard[-1].code,
         discard_count=0 if hand is None else len(hand.discard),
         melds=[] if hand is None else [_meld(meld) for meld in hand.melds],
+        wild=_wild(table.rules),
+        out_of_play_count=None
+        if table.rules.variant is Variant.CLASSIC
+        else (0 if hand is None else len(hand.out_of_play)),
         last_hand=None if table.last_hand is None else last_hand(table.last_hand),
         winner=table.winner,
         seed_commitment=game.seed_commitment,
@@ -195,6 +257,9 @@ def game_view(game: GameSnapshot, viewer: Viewer) -> GameView:
             hands=[card_codes(sorted_cards(held)) for held in hand.hands],
             stock=card_codes(hand.stock[::-1]),
             discard_pile=card_codes(hand.discard),
+            out_of_play=None
+            if table.rules.variant is Variant.CLASSIC
+            else card_codes(hand.out_of_play),
         )
     return view
 
@@ -214,16 +279,31 @@ def last_hand(result: HandResult) -> LastHand:
                 value=result.values[seat],
                 points=result.points[seat],
                 total=result.totals[seat],
+                count=None if result.counts is None else result.counts[seat],
+                unmatched=None
+                if result.unmatched is None
+                else card_codes(sorted_cards(result.unmatched[seat])),
+                melds=None
+                if result.arranged is None
+                else [card_codes(meld) for meld in result.arranged[seat]],
             )
             for seat, cards in enumerate(result.remaining)
         ],
+        knocker=result.knocker,
+        knock_card=None if result.knock_card is None else result.knock_card.code,
+        pot=result.pot,
     )
 
 
 @lru_cache(maxsize=64)
 def _rules(rules: RuleSet) -> dict[str, Any]:
-    """`rules` as plain data: a game's rules never change, and most games share them."""
-    return rules.to_dict()
+    """`rules` as plain data: a game's rules never change, and most games share them.
+    Views show the variant and its pack too (`shown`), the classic game's included."""
+    return rules.shown()
+
+
+def _wild(rules: RuleSet) -> WildView | None:
+    return WildView(jokers=rules.jokers, rank=rules.wild_rank) if rules.has_wilds else None
 
 
 def _players(game: GameSnapshot) -> list[PlayerSummary]:
@@ -249,12 +329,16 @@ def _meld(meld: Any) -> MeldView:
         cards=card_codes(meld.cards),
         owner=meld.owner,
         laid_off=[LaidOffCard(card=card.code, seat=seat) for card, seat in meld.laid_off],
+        as_=None if meld.as_ is None else card_codes(meld.as_),
     )
 
 
 def _legal(table: Table, seat: int) -> LegalMoves:
+    """The caller's legal moves. A key is there only where the variant has the move
+    (the classic game's four always), so a classic view is as it always was."""
     moves: turns.LegalMoves = turns.legal_moves(table, seat)
-    return LegalMoves(
+    rules = table.rules
+    legal = LegalMoves(
         draw=list(moves.draw),
         melds=[card_codes(cards) for cards in moves.melds],
         lay_offs=[
@@ -262,3 +346,22 @@ def _legal(table: Table, seat: int) -> LegalMoves:
         ],
         discard=card_codes(moves.discard),
     )
+    if rules.has_wilds:
+        legal.meld_readings = [
+            MeldReading(cards=card_codes(cards), as_=card_codes(as_))
+            for cards, as_ in moves.meld_readings
+        ]
+        legal.lay_offs.extend(
+            LayOffOption(card=card.code, meld_id=meld_id, as_=as_.code)
+            for card, meld_id, as_ in moves.wild_lay_offs
+        )
+    if rules.swap:
+        legal.swaps = [
+            SwapOption(meld_id=meld_id, card=card.code, wild=wild.code)
+            for meld_id, card, wild in moves.swaps
+        ]
+    if rules.variant is Variant.KNOCK:
+        legal.knock = card_codes(moves.knock)
+    if moves.can_go_out is not None or rules.variant is Variant.BOATHOUSE:
+        legal.can_go_out = bool(moves.can_go_out)
+    return legal

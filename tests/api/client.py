@@ -9,6 +9,7 @@ and who it is shown to (docs/api.md, "HTTP conventions").
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -17,6 +18,7 @@ import httpx
 from litestar import Litestar
 from litestar.testing import TestClient
 
+from service.domain.cards import FULL_DECK
 from tests.apps import bootstrap_test_app
 from tests.domain.tables import deck_for
 
@@ -37,6 +39,30 @@ def deck(hands: Sequence[str], upcard: str, stock: str = "", dealer: int = 0) ->
     """The deck order (card codes) that deals `hands` (one per seat, `"KS 9D 4C"`)
     with `dealer` dealing, then `upcard`, then `stock` top first, then the rest."""
     return [card.code for card in deck_for(hands, upcard, stock, dealer)]
+
+
+def pack_deck(
+    hands: Sequence[str], upcard: str, stock: str = "", dealer: int = 0, *, jokers: int = 0
+) -> list[str]:
+    """`deck` for a pack of 52 and `jokers` `JK`, where codes may repeat: the hands
+    (dealt one card a round from the seat after `dealer`), `upcard`, `stock` top
+    first, then whatever of the pack is left, in its reference order."""
+    dealt = [hand.split() for hand in hands]
+    order = [
+        dealt[(dealer + offset) % len(dealt)][round_]
+        for round_ in range(len(dealt[0]))
+        for offset in range(1, len(dealt) + 1)
+    ]
+    order += [upcard, *stock.split()]
+    pack = [card.code for card in FULL_DECK] + ["JK"] * jokers
+    left = Counter(pack) - Counter(order)
+    assert not Counter(order) - Counter(pack), "the deal holds only cards of the pack"
+    for code in pack:
+        if left[code]:
+            left[code] -= 1
+            order.append(code)
+    assert sorted(order) == sorted(pack)
+    return order
 
 
 PAGE_SIZE = 1000
@@ -158,12 +184,22 @@ def draw(source: str = "stock") -> Json:
     return {"type": "draw", "source": source}
 
 
-def meld(cards: str) -> Json:
-    return {"type": "meld", "cards": cards.split()}
+def meld(cards: str, as_: str | None = None) -> Json:
+    body = {"type": "meld", "cards": cards.split()}
+    return body if as_ is None else {**body, "as": as_.split()}
 
 
-def lay_off(card: str, meld_id: str) -> Json:
-    return {"type": "lay_off", "card": card, "meld_id": meld_id}
+def lay_off(card: str, meld_id: str, as_: str | None = None) -> Json:
+    body = {"type": "lay_off", "card": card, "meld_id": meld_id}
+    return body if as_ is None else {**body, "as": as_}
+
+
+def swap(meld_id: str, card: str) -> Json:
+    return {"type": "swap", "meld_id": meld_id, "card": card}
+
+
+def knock(card: str) -> Json:
+    return {"type": "knock", "card": card}
 
 
 def discard(card: str) -> Json:

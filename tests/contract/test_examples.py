@@ -13,7 +13,10 @@ from collections.abc import Iterator
 from typing import Any
 
 import jsonschema_rs
+from litestar.testing import TestClient
 
+from service.domain.rules import Variant
+from tests.api.client import make_app
 from tests.contract.test_openapi_drift import committed
 
 Example = tuple[str, Any, dict[str, Any]]
@@ -58,3 +61,20 @@ def test_every_example_is_valid_against_its_schema() -> None:
     assert any("/requestBody/" in where for where, _, _ in found)
     assert any("/responses/" in where for where, _, _ in found)
     assert any(where.startswith("#/components/schemas/") for where, _, _ in found)
+
+
+def _creation_examples() -> list[tuple[str, Any]]:
+    media = committed()["paths"]["/games"]["post"]["requestBody"]["content"]["application/json"]
+    return [(name, example["value"]) for name, example in media["examples"].items()]
+
+
+def test_every_variant_has_a_creation_example_the_service_accepts() -> None:
+    found = _creation_examples()
+    variants = {(value.get("rules") or {}).get("variant", "classic") for _, value in found}
+    assert variants == {variant.value for variant in Variant}
+    with TestClient(app=make_app()) as client:
+        for name, value in found:
+            response = client.post("/games", json=value)
+            assert response.status_code == 201, (name, response.text)
+            view = client.get(response.headers["location"]).json()
+            assert view["variant"] == (value.get("rules") or {}).get("variant", "classic"), name

@@ -178,4 +178,4 @@ def test_a_view_of_a_game_gets_its_own_copy_of_the_rules() -> None:
     table = ann_has_taken_the_2c().table
     first = view(table, PUBLIC)
     first.rules["target"] = -1
-    assert view(table, PUBLIC).rules == table.rules.to_dict()
+    assert view(table, PUBLIC).rules == table.rules.shown()
