@@ -56,7 +56,9 @@ _WINDOWS: dict[Aces, dict[int, tuple[tuple[tuple[int, ...], frozenset[int]], ...
             (ranks, frozenset(ranks))
             for ranks in (
                 tuple(_rank_at(position) for position in range(start, start + length))
-                for start in range(1, ceiling - length + 2)
+                # A run starts at one of the 13 ranks: past the king the same
+                # windows come round again.
+                for start in range(1, min(ceiling - length + 2, _FULL_RUN + 1))
             )
         )
         for length in range(_MIN_MELD, _FULL_RUN + 1)
