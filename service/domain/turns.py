@@ -466,11 +466,14 @@ def _wild_legal_moves(table: Table, hand: HandState, seat: int, held: list[Card]
     distinct = sorted_cards(list({card.code: card for card in held}.values()))
     for meld in hand.melds:
         for card in distinct:
+            # The readings only narrow the search (no sentence is written for a
+            # misfit); `_lay_off_problem` decides.
+            fits = wilds.lay_off_readings(meld, card, rules)
             if not wilds.is_wild(card, rules):
-                if _lay_off_problem(table, seat, card, meld.id) is None:
+                if fits and _lay_off_problem(table, seat, card, meld.id) is None:
                     lay_offs.append((card, meld.id))
                 continue
-            for stands, _ in wilds.lay_off_readings(meld, card, rules):
+            for stands, _ in fits:
                 if _lay_off_problem(table, seat, card, meld.id, stands) is None:
                     wild_lay_offs.append((card, meld.id, stands))
     swaps: list[tuple[str, Card, Card]] = []

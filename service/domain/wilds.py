@@ -382,17 +382,23 @@ def lay_off_readings(meld: TableMeld, card: Card, rules: RuleSet) -> list[tuple[
     with the end it goes to. A natural card stands for itself; a wild for any card
     that extends the represented cards, a wild-rank card also for itself."""
     assert meld.as_ is not None, "a meld of a game with wilds keeps its reading"
-    represented = TableMeld(meld.id, meld.kind, list(meld.as_), meld.owner)
+    first = meld.as_[0]
     if not is_wild(card, rules):
+        # Most cards held are of another rank (a set) or suit (a run): say no cheaply.
+        other = (
+            (card.rank is not first.rank) if meld.kind is _SET else (card.suit is not first.suit)
+        )
+        if other:
+            return []
         candidates = [card]
     elif meld.kind is _SET:
-        rank = meld.as_[0].rank
-        candidates = [_CARDS[rank, suit] for suit in SUITS]
+        candidates = [_CARDS[first.rank, suit] for suit in SUITS]
     else:
-        suit = meld.as_[0].suit
-        below = _CARDS[_rank_at(meld.as_[0].rank.value - 1 + _FULL_RUN), suit]
+        suit = first.suit
+        below = _CARDS[_rank_at(first.rank.value - 1 + _FULL_RUN), suit]
         above = _CARDS[_rank_at(meld.as_[-1].rank.value + 1), suit]
         candidates = [above, below] if above != below else [above]
+    represented = TableMeld(meld.id, meld.kind, list(meld.as_), meld.owner)
     found: list[tuple[Card, End]] = []
     for stands in candidates:
         if melds.can_lay_off(represented, stands, rules.aces):
@@ -407,16 +413,17 @@ def lay_off_reading(
     one reading left when a wild-rank card stands for itself where it can.
     Raises `InvalidLayOff` or `WildAmbiguous`."""
     found = lay_off_readings(meld, card, rules)
-    lead = f"{card} cannot be laid off on meld {meld.id} ({_reading_codes_of(meld)})"
     if as_ is not None:
         for stands, end in found:
             if stands == as_:
                 return stands, end
         if as_ != card and not is_wild(card, rules):
-            raise InvalidLayOff(f"{lead}: {card} is not wild, so it stands for itself.")
-        raise InvalidLayOff(f"{lead} as {as_}: {_why_not(meld, as_, rules)}")
+            raise InvalidLayOff(
+                f"{_lead(meld, card)}: {card} is not wild, so it stands for itself."
+            )
+        raise InvalidLayOff(f"{_lead(meld, card)} as {as_}: {_why_not(meld, as_, rules)}")
     if not found:
-        raise InvalidLayOff(f"{lead}: {_why_not(meld, card, rules)}")
+        raise InvalidLayOff(f"{_lead(meld, card)}: {_why_not(meld, card, rules)}")
     natural = [pair for pair in found if pair[0] == card]
     if natural:
         return natural[0]
@@ -426,6 +433,10 @@ def lay_off_reading(
             f"{card} laid off on meld {meld.id} could stand for {options}: say which with `as`."
         )
     return found[0]
+
+
+def _lead(meld: TableMeld, card: Card) -> str:
+    return f"{card} cannot be laid off on meld {meld.id} ({_reading_codes_of(meld)})"
 
 
 def _why_not(meld: TableMeld, stands: Card, rules: RuleSet) -> str:
