@@ -101,7 +101,7 @@ def test_an_explicit_deck_must_hold_the_jokers_as_often_as_the_pack() -> None:
         check_new_game(rules, 2, decks=[(*FULL_DECK[1:], JOKER, JOKER, JOKER)])
 
 
-# "The deal is RULES.md's over `deck[0..N-1]`."
+# "The deal is" docs/rules.md's ("The deal") "over `deck[0..N-1]`."
 
 
 def test_the_deal_goes_round_the_seats_over_the_54_card_deck() -> None:
