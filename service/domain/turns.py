@@ -45,6 +45,7 @@ from service.domain.events import (
     WildSwapped,
 )
 from service.domain.flow import hand_ended_without_out
+from service.domain.melds import TableMeld
 from service.domain.rules import GoingOut, MeldsPerTurn, Variant
 from service.domain.rules import LayOff as LayOffRule
 from service.domain.state import HandEnding, HandState, Phase, Source, Status, Table
@@ -316,9 +317,9 @@ def _plain_as_check(cards: Sequence[Card], as_: Sequence[Card] | None) -> None:
         )
 
 
-def _lay_off_problem(
-    table: Table, seat: int, card: Card, meld_id: str, as_: Card | None = None
-) -> IllegalMove | None:
+def _card_to_meld(table: Table, seat: int, card: Card, meld_id: str) -> IllegalMove | TableMeld:
+    """What a lay-off and a swap both need: the turn, the card in hand, the meld on
+    the table (returned when all is well)."""
     problem = _turn_problem(table, seat, Phase.PLAY)
     if problem is not None:
         return problem
@@ -329,6 +330,16 @@ def _lay_off_problem(
     meld = hand.meld(meld_id)
     if meld is None:
         return UnknownMeld(f"There is no meld {meld_id!r} on the table.")
+    return meld
+
+
+def _lay_off_problem(
+    table: Table, seat: int, card: Card, meld_id: str, as_: Card | None = None
+) -> IllegalMove | None:
+    meld = _card_to_meld(table, seat, card, meld_id)
+    if isinstance(meld, IllegalMove):
+        return meld
+    hand = _hand(table)
     if (
         meld.owner != seat
         and table.rules.lay_off is LayOffRule.AFTER_OWN_MELD
@@ -357,16 +368,9 @@ def _swap_problem(table: Table, seat: int, meld_id: str, card: Card) -> IllegalM
     The `lay_off` rule does not apply (docs/rules.md "Wild cards" 5)."""
     if not table.rules.swap:
         return InvalidSwap("Swaps are off under these rules: a wild on the table stays there.")
-    problem = _turn_problem(table, seat, Phase.PLAY)
-    if problem is not None:
-        return problem
-    hand = _hand(table)
-    problem = _not_held(table, hand, seat, (card,))
-    if problem is not None:
-        return problem
-    meld = hand.meld(meld_id)
-    if meld is None:
-        return UnknownMeld(f"There is no meld {meld_id!r} on the table.")
+    meld = _card_to_meld(table, seat, card, meld_id)
+    if isinstance(meld, IllegalMove):
+        return meld
     if wilds.swap_place(meld, card, table.rules) is None:
         return InvalidSwap(
             f"No wild in meld {meld_id} stands for {card}: a swap puts in the exact card "

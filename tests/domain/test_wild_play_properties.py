@@ -24,58 +24,37 @@ from service.domain.errors import IllegalMove, all_error_classes
 from service.domain.events import Event, WildSwapped, apply, from_plain, plain
 from service.domain.melds import MeldKind
 from service.domain.play import play, start
-from service.domain.rules import (
-    Aces,
-    Exhausted,
-    GoingOut,
-    MeldsPerTurn,
-    RuleSet,
-    RummyBonus,
-    Scoring,
-    SwappedWild,
-)
-from service.domain.rules import LayOff as LayOffRule
+from service.domain.rules import RuleSet, SwappedWild
 from service.domain.state import Phase, Source, Table
 from service.domain.turns import NO_MOVES, LegalMoves, action_problem, decide, legal_moves
+from tests.domain.test_play_properties import rule_dicts, values_of
 
 MOVE_CODES = {cls.code for cls in all_error_classes() if issubclass(cls, IllegalMove)}
 
 
-def values_of(enum: Any) -> st.SearchStrategy[str]:
-    return st.sampled_from([member.value for member in enum])
-
-
 @st.composite
 def wild_rule_dicts(draw: st.DrawFn, players: int) -> dict[str, Any]:
-    options: dict[str, Any] = draw(
-        st.fixed_dictionaries(
-            {"variant": st.just("wild"), "jokers": st.integers(0, 2)},
-            optional={
-                "min_natural": st.integers(1, 3),
-                "swap": st.booleans(),
-                "swapped_wild": values_of(SwappedWild),
-                "wild_penalty": st.integers(0, 50),
-                "ace_value": st.none() | st.integers(1, 15),
-                "aces": values_of(Aces),
-                "melds_per_turn": values_of(MeldsPerTurn),
-                "lay_off": values_of(LayOffRule),
-                "going_out": values_of(GoingOut),
-                "rummy_bonus": values_of(RummyBonus),
-                "recycles": st.integers(0, 3),
-                "exhausted": values_of(Exhausted),
-                "max_turns": st.integers(1, 300),
-                "scoring": values_of(Scoring),
-            },
+    """Any `wild` rule set: the classic options as the classic properties draw them,
+    and the wild ones."""
+    options: dict[str, Any] = draw(rule_dicts(players))
+    options.update(
+        draw(
+            st.fixed_dictionaries(
+                {"variant": st.just("wild"), "jokers": st.integers(0, 2)},
+                optional={
+                    "min_natural": st.integers(1, 3),
+                    "swap": st.booleans(),
+                    "swapped_wild": values_of(SwappedWild),
+                    "wild_penalty": st.integers(0, 50),
+                    "ace_value": st.none() | st.integers(1, 15),
+                },
+            )
         )
     )
     if options["jokers"] == 0 or draw(st.booleans()):
         options["wild_rank"] = draw(st.sampled_from([rank.code for rank in RANKS]))
     # At most seven cards each keeps the exhaustive checks below quick.
     options["hand_size"] = draw(st.integers(2, min(7, (52 - 2) // players)))
-    if draw(st.booleans()):
-        options["deals"] = draw(st.integers(1, 3))
-    else:
-        options["target"] = draw(st.integers(1, 150))
     return options
 
 
@@ -166,7 +145,7 @@ def run(setup: Setup, requests: int, check: bool = False) -> list[int]:
 # --- the whole pack, and replay ---------------------------------------------------------
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(setups())
 def test_random_legal_play_keeps_the_pack_and_replays_to_the_live_table(setup: Setup) -> None:
     assert Counter(setup.table.hand.cards() if setup.table.hand else ()) == Counter(
@@ -275,7 +254,7 @@ def check_legal_exactly(setup: Setup) -> None:
     assert {c for c in distinct if accepted(table, seat, Discard(c))} == set(moves.discard)
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(setups())
 def test_the_legal_moves_are_exactly_the_moves_accepted(setup: Setup) -> None:
     run(setup, requests=120, check=True)
@@ -284,7 +263,7 @@ def test_the_legal_moves_are_exactly_the_moves_accepted(setup: Setup) -> None:
 # --- every hand ends ---------------------------------------------------------------------
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(setups())
 def test_every_hand_ends_within_the_turn_cap(setup: Setup) -> None:
     # A turn is a draw, at most one play per card of the pack, and a discard.
