@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 
-from service.domain import scoring
+from service.domain import scoring, wilds
 from service.domain.actions import Action, Discard, LayOff, Meld, Swap
 from service.domain.cards import FULL_DECK, JOKER, sorted_cards
-from service.domain.errors import IllegalMove, InvalidDeck
+from service.domain.errors import IllegalMove, InvalidDeck, WildAmbiguous
 from service.domain.events import CardLaidOff, HandDealt, MeldLaid, WildSwapped
 from service.domain.melds import End
 from service.domain.play import play
@@ -538,3 +538,53 @@ def test_without_wilds_an_as_may_only_name_each_card_itself() -> None:
     assert made.as_ is None
     assert game.refuses(1, LayOff(card("8H"), "h1-m1", card("4H"))) == "invalid_lay_off"
     game.act(1, LayOff(card("8H"), "h1-m1", card("8H")))
+
+
+# "Wild cards (`wild`; Wrotham, Indian)": Wrotham's three jokers follow the same rules
+# (its deal and concealed turns are docs/rules.md "Wrotham Rummy"'s).
+
+
+def test_wrotham_reads_its_jokers_by_the_same_rules_and_has_no_wild_rank() -> None:
+    wrotham = RuleSet.from_dict({"variant": "wrotham"})
+    assert wrotham.has_wilds
+    assert wilds.is_wild(JOKER, wrotham)
+    assert not any(wilds.is_wild(c, wrotham) for c in FULL_DECK)
+    with pytest.raises(WildAmbiguous):
+        wilds.meld_reading(cards("5H 6H JK"), None, wrotham)
+    reading = wilds.meld_reading(cards("8C 8D 8H JK"), None, wrotham)
+    assert reading.as_ == tuple(cards("8C 8D 8H 8S"))
+    # A deuce is natural there: 2H 3H JK reads AH or 4H for the joker.
+    assert {r.as_ for r in wilds.readings(cards("2H 3H JK"), wrotham)} == {
+        tuple(cards("AH 2H 3H")),
+        tuple(cards("2H 3H 4H")),
+    }
+    assert scoring.card_value(JOKER, wrotham) == 15
+    assert scoring.card_value(card("2C"), wrotham) == 2
+
+
+# docs/api.md "legal" (games with wilds): `meld_readings` for every valid reading of
+# each legal meld holding a wild; lay-offs of a wild one per reading; `swaps`.
+
+
+def test_legal_lists_every_reading_each_wild_lay_off_and_each_swap() -> None:
+    game = wild_game("8H 4H 7H 9S 3D", "5H 6H JK 9C 10C", stock="QD JD")
+    game.draw(1)
+    moves = legal_moves(game.table, 1)
+    readings = {
+        tuple(c.code for c in as_)
+        for placed, as_ in moves.meld_readings
+        if sorted(c.code for c in placed) == ["5H", "6H", "JK"]
+    }
+    assert readings == {("4H", "5H", "6H"), ("5H", "6H", "7H")}
+    assert Meld(tuple(cards("5H 6H JK"))) not in moves.actions()  # ambiguous without as
+    game.act(1, meld("5H 6H JK", "5H 6H 7H"), Discard(card("9C")))
+    game.draw(0)
+    moves = legal_moves(game.table, 0)
+    assert set(moves.lay_offs) == {(card("8H"), "h1-m1"), (card("4H"), "h1-m1")}
+    assert moves.swaps == (("h1-m1", card("7H"), JOKER),)
+    game.act(0, Swap("h1-m1", card("7H")))
+    moves = legal_moves(game.table, 0)
+    assert {(c.code, m, s.code) for c, m, s in moves.wild_lay_offs} == {
+        ("JK", "h1-m1", "4H"),
+        ("JK", "h1-m1", "8H"),
+    }
