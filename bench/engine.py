@@ -63,20 +63,19 @@ def random_action(table: Table, rng: random.Random) -> tuple[int, Action]:
     moves = legal_moves(table, seat)
     if moves.draw:
         return seat, Draw(rng.choice(moves.draw))
-    plays = len(moves.melds) + len(moves.lay_offs)
+    # In classic games these are `melds` then `lay_offs`, in that order; with wilds
+    # a meld holding a wild comes with its reading (`as`), and swaps are left out
+    # (under `meld_now` a swap needs a request of its own making).
+    plays = [action for action in moves.actions() if isinstance(action, Meld | LayOff)]
     if plays and rng.random() < PLAY_CHANCE:
-        pick = rng.randrange(plays)
-        if pick < len(moves.melds):
-            return seat, Meld(moves.melds[pick])
-        card, meld_id = moves.lay_offs[pick - len(moves.melds)]
-        return seat, LayOff(card, meld_id)
+        return seat, plays[rng.randrange(len(plays))]
     return seat, Discard(rng.choice(moves.discard))
 
 
 def play_game(rules: RuleSet, players: int, seed: str) -> tuple[int, int]:
     """One complete game from `seed`; returns (actions, hands)."""
     table = Table(rules=rules, players=players, seated=[True] * players)
-    decks = SeededDecks(seed=seed, client_seeds=("",) * players)
+    decks = SeededDecks(seed=seed, client_seeds=("",) * players, pack=rules.pack)
     rng = random.Random(seed)
     start(table, decks)
     actions = 0

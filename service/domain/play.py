@@ -8,8 +8,10 @@ from service.domain.actions import Action
 from service.domain.decks import DeckSource
 from service.domain.events import Event, apply
 from service.domain.flow import Record, settle
+from service.domain.rules import SwappedWild
 from service.domain.state import Table
 from service.domain.turns import decide
+from service.domain.wilds import unused_swapped_wild
 
 
 class _Recorder:
@@ -39,7 +41,8 @@ def play(
 
     `record` must apply each event to `table` (by default it does just that).
     A list is all or nothing only if the caller throws the table away when an
-    action in it is refused: the events before it have been applied.
+    action in it is refused: the events before it have been applied. The same holds
+    for a list refused as a whole (`swapped_wild_unused`, once it has been played).
     """
     recorder = _Recorder(table, record)
     hand_number = table.hand_number
@@ -47,6 +50,10 @@ def play(
         for event in decide(table, seat, action, decks, hand_number):
             recorder(event)
         settle(table, decks, recorder)
+    if table.rules.swapped_wild is SwappedWild.MELD_NOW:
+        unused = unused_swapped_wild(recorder.events, seat)
+        if unused is not None:
+            raise unused
     return recorder.events
 
 

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from service.domain.cards import Card, Rank
 from service.domain.rules import Exhausted, RuleSet, RummyBonus, Scoring
+from service.domain.wilds import is_wild
 
 _COURT_CARD_VALUE = 10
 """J, Q and K rank 11-13 for runs but count the same as a 10 in a hand."""
@@ -18,7 +19,10 @@ _PLUS_10 = 10
 
 
 def card_value(card: Card, rules: RuleSet) -> int:
-    """A card left in a hand: A = 1 (15 unless aces are low), 2-10 face, J Q K = 10."""
+    """A card left in a hand: A = 1 (15 unless aces are low; `ace_value` if set), 2-10
+    face, J Q K = 10; in games with wilds, any wild `wild_penalty`."""
+    if rules.wild_penalty is not None and is_wild(card, rules):
+        return rules.wild_penalty
     if card.rank is Rank.ACE:
         return rules.ace_points
     return min(card.rank.value, _COURT_CARD_VALUE)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from service.domain import melds
+from service.domain import melds, wilds
 from service.domain.actions import Action, Discard, Draw, Knock, LayOff, Meld, Swap
 from service.domain.cards import Card, sorted_cards
 from service.domain.decks import DeckSource
@@ -24,12 +24,14 @@ from service.domain.errors import (
     IllegalMove,
     InvalidLayOff,
     InvalidMeld,
+    InvalidSwap,
     LayOffBeforeMeld,
     MeldLimit,
     MustDiscardLast,
     NotInVariant,
     NotYourTurn,
     UnknownMeld,
+    WildAmbiguous,
     WouldStrandTakenCard,
     WrongPhase,
 )
@@ -41,8 +43,10 @@ from service.domain.events import (
     Knocked,
     MeldLaid,
     StockRecycled,
+    WildSwapped,
 )
 from service.domain.flow import hand_ended_without_out
+from service.domain.melds import TableMeld
 from service.domain.rules import GoingOut, MeldsPerTurn, Variant
 from service.domain.rules import LayOff as LayOffRule
 from service.domain.state import HandEnding, HandState, Phase, Source, Status, Table
@@ -74,7 +78,10 @@ class LegalMoves:
         """The same moves as actions, in a stable order (a concealed going-out list
         is not among them: it is several actions)."""
         found: list[Action] = [Draw(source) for source in self.draw]
-        found.extend(Meld(cards) for cards in self.melds)
+        # A meld holding a wild is listed by its readings: without `as` it may be
+        # ambiguous (`wild_ambiguous`).
+        read = {_multiset(cards) for cards, _ in self.meld_readings}
+        found.extend(Meld(cards) for cards in self.melds if _multiset(cards) not in read)
         found.extend(Meld(cards, as_) for cards, as_ in self.meld_readings)
         found.extend(LayOff(card, meld_id) for card, meld_id in self.lay_offs)
         found.extend(LayOff(card, meld_id, as_) for card, meld_id, as_ in self.wild_lay_offs)
@@ -87,6 +94,10 @@ class LegalMoves:
 NO_MOVES = LegalMoves()
 
 
+def _multiset(cards: Sequence[Card]) -> tuple[str, ...]:
+    return tuple(sorted(card.code for card in cards))
+
+
 def action_problem(table: Table, seat: int, action: Action) -> IllegalMove | None:
     """The error `action` by `seat` would raise now, or None if it is legal."""
     if _knock_game(table) and isinstance(action, Meld | LayOff | Swap):
@@ -95,14 +106,16 @@ def action_problem(table: Table, seat: int, action: Action) -> IllegalMove | Non
     match action:
         case Draw():
             return _turn_problem(table, seat, Phase.DRAW)
-        case Meld(cards=cards):
-            return _meld_problem(table, seat, cards)
-        case LayOff(card=card, meld_id=meld_id):
-            return _lay_off_problem(table, seat, card, meld_id)
+        case Meld(cards=cards, as_=as_):
+            return _meld_problem(table, seat, cards, as_)
+        case LayOff(card=card, meld_id=meld_id, as_=as_):
+            return _lay_off_problem(table, seat, card, meld_id, as_)
         case Discard(card=card):
             return _discard_problem(table, seat, card)
         case Knock(card=card) if _knock_game(table):
             return _knock_problem(table, seat, card)
+        case Swap(meld_id=meld_id, card=card) if table.rules.has_wilds:
+            return _swap_problem(table, seat, meld_id, card)
         case Swap() | Knock():
             return _not_in_variant(table, action)
 
@@ -145,6 +158,8 @@ def legal_moves(table: Table, seat: int) -> LegalMoves:
                 card for card in sorted_cards(held) if _knock_problem(table, seat, card) is None
             ),
         )
+    if table.rules.has_wilds:
+        return _wild_legal_moves(table, hand, seat, held)
     aces = table.rules.aces
     return LegalMoves(
         melds=tuple(
@@ -189,6 +204,17 @@ def decide(
     match action:
         case Draw(source=source):
             return _draw(table, hand, seat, source, decks)
+        case Meld(cards=cards, as_=as_) if table.rules.has_wilds:
+            reading = wilds.meld_reading(cards, as_, table.rules)
+            return [
+                MeldLaid(
+                    seat=seat,
+                    meld_id=f"h{hand.number}-m{hand.melds_laid + 1}",
+                    kind=reading.kind,
+                    cards=reading.cards,
+                    as_=reading.as_,
+                )
+            ]
         case Meld(cards=cards):
             arranged = melds.arrange(cards, table.rules.aces)
             return [
@@ -199,6 +225,11 @@ def decide(
                     cards=tuple(arranged),
                 )
             ]
+        case LayOff(card=card, meld_id=meld_id, as_=as_) if table.rules.has_wilds:
+            meld = hand.meld(meld_id)
+            assert meld is not None  # verified above
+            stands, end = wilds.lay_off_reading(meld, card, as_, table.rules)
+            return [CardLaidOff(seat=seat, meld_id=meld_id, card=card, end=end, as_=stands)]
         case LayOff(card=card, meld_id=meld_id):
             meld = hand.meld(meld_id)
             assert meld is not None  # verified above
@@ -208,7 +239,15 @@ def decide(
             return [CardDiscarded(seat=seat, card=card)]
         case Knock(card=card) if _knock_game(table):
             return [Knocked(seat=seat, card=card)]
-        case Swap() | Knock():
+        case Swap(meld_id=meld_id, card=card):
+            meld = hand.meld(meld_id)
+            assert meld is not None  # verified above
+            place = wilds.swap_place(meld, card, table.rules)
+            assert place is not None  # verified above
+            return [
+                WildSwapped(seat=seat, meld_id=meld_id, card=card, wild=meld.cards[place], as_=card)
+            ]
+        case Knock():
             raise AssertionError(f"verified above: {action} is refused")
 
 
@@ -254,25 +293,52 @@ def _turn_problem(table: Table, seat: int, phase: Phase) -> IllegalMove | None:
     return None
 
 
-def _meld_problem(table: Table, seat: int, cards: Sequence[Card]) -> IllegalMove | None:
-    problem = _turn_problem(table, seat, Phase.PLAY)
-    if problem is not None:
-        return problem
-    hand = _hand(table)
-    problem = _not_held(table, hand, seat, cards)
+def _meld_problem(
+    table: Table, seat: int, cards: Sequence[Card], as_: Sequence[Card] | None = None
+) -> IllegalMove | None:
+    problem = _meld_turn_problem(table, seat, cards)
     if problem is not None:
         return problem
     rules = table.rules
-    if rules.melds_per_turn is MeldsPerTurn.ONE and hand.melds_this_turn >= 1:
-        return MeldLimit("Only one meld may be laid per turn under these rules.")
     try:
-        melds.meld_kind(cards, rules.aces)
-    except InvalidMeld as invalid:
+        if rules.has_wilds:
+            wilds.meld_reading(cards, as_, rules)
+        else:
+            _plain_as_check(cards, as_)
+            melds.meld_kind(cards, rules.aces)
+    except (InvalidMeld, WildAmbiguous) as invalid:
         return invalid
-    return _leftover_problem(table, hand, seat, cards)
+    return _leftover_problem(table, seat, cards)
 
 
-def _lay_off_problem(table: Table, seat: int, card: Card, meld_id: str) -> IllegalMove | None:
+def _meld_turn_problem(table: Table, seat: int, cards: Sequence[Card]) -> IllegalMove | None:
+    """What forbids laying any meld of `cards` now, whatever it reads as."""
+    problem = _turn_problem(table, seat, Phase.PLAY)
+    if problem is not None:
+        return problem
+    problem = _not_held(table, _hand(table), seat, cards)
+    if problem is not None:
+        return problem
+    return _meld_limit_problem(table)
+
+
+def _meld_limit_problem(table: Table) -> IllegalMove | None:
+    if table.rules.melds_per_turn is MeldsPerTurn.ONE and _hand(table).melds_this_turn >= 1:
+        return MeldLimit("Only one meld may be laid per turn under these rules.")
+    return None
+
+
+def _plain_as_check(cards: Sequence[Card], as_: Sequence[Card] | None) -> None:
+    """Without wilds every card stands for itself: an `as` may only say so."""
+    if as_ is not None and list(as_) != list(cards):
+        raise InvalidMeld(
+            "No card is wild in this game: `as`, if given, names each card of the meld itself."
+        )
+
+
+def _card_to_meld(table: Table, seat: int, card: Card, meld_id: str) -> IllegalMove | TableMeld:
+    """What a lay-off and a swap both need: the turn, the card in hand, the meld on
+    the table (returned when all is well)."""
     problem = _turn_problem(table, seat, Phase.PLAY)
     if problem is not None:
         return problem
@@ -283,6 +349,16 @@ def _lay_off_problem(table: Table, seat: int, card: Card, meld_id: str) -> Illeg
     meld = hand.meld(meld_id)
     if meld is None:
         return UnknownMeld(f"There is no meld {meld_id!r} on the table.")
+    return meld
+
+
+def _lay_off_problem(
+    table: Table, seat: int, card: Card, meld_id: str, as_: Card | None = None
+) -> IllegalMove | None:
+    meld = _card_to_meld(table, seat, card, meld_id)
+    if isinstance(meld, IllegalMove):
+        return meld
+    hand = _hand(table)
     if (
         meld.owner != seat
         and table.rules.lay_off is LayOffRule.AFTER_OWN_MELD
@@ -293,10 +369,33 @@ def _lay_off_problem(table: Table, seat: int, card: Card, meld_id: str) -> Illeg
             "you have a meld of your own on the table this hand."
         )
     try:
-        melds.lay_off_end(meld, card, table.rules.aces)
-    except InvalidLayOff as invalid:
+        if table.rules.has_wilds:
+            wilds.lay_off_reading(meld, card, as_, table.rules)
+        else:
+            if as_ is not None and as_ != card:
+                raise InvalidLayOff(
+                    f"No card is wild in this game: `as`, if given, names {card} itself."
+                )
+            melds.lay_off_end(meld, card, table.rules.aces)
+    except (InvalidLayOff, WildAmbiguous) as invalid:
         return invalid
-    return _leftover_problem(table, hand, seat, (card,))
+    return _leftover_problem(table, seat, (card,))
+
+
+def _swap_problem(table: Table, seat: int, meld_id: str, card: Card) -> IllegalMove | None:
+    """A swap: the exact card a wild of the meld stands for, put in; the wild to hand.
+    The `lay_off` rule does not apply (docs/rules.md "Wild cards" 5)."""
+    if not table.rules.swap:
+        return InvalidSwap("Swaps are off under these rules: a wild on the table stays there.")
+    meld = _card_to_meld(table, seat, card, meld_id)
+    if isinstance(meld, IllegalMove):
+        return meld
+    if wilds.swap_place(meld, card, table.rules) is None:
+        return InvalidSwap(
+            f"No wild in meld {meld_id} stands for {card}: a swap puts in the exact card "
+            f"a wild stands for."
+        )
+    return None
 
 
 def _discard_problem(table: Table, seat: int, card: Card) -> IllegalMove | None:
@@ -351,10 +450,9 @@ def _times(count: int) -> str:
     return "once" if count == 1 else f"{count} times"
 
 
-def _leftover_problem(
-    table: Table, hand: HandState, seat: int, spent: Sequence[Card]
-) -> IllegalMove | None:
+def _leftover_problem(table: Table, seat: int, spent: Sequence[Card]) -> IllegalMove | None:
     """A meld or lay-off must leave a hand that can still finish the turn."""
+    hand = _hand(table)
     held = hand.hands[seat]
     # `spent` is a meld or lay-off already judged valid, so no card in it repeats
     # unless the pack holds copies of it.
@@ -365,7 +463,10 @@ def _leftover_problem(
             "this play would empty your hand."
         )
     if left == 1 and hand.taken is not None and hand.taken not in spent:
-        kept = next(card for card in held if card not in spent)
+        left_over = list(held)
+        for card in spent:  # copies (two jokers) go one at a time
+            left_over.remove(card)
+        kept = left_over[0]
         if kept == hand.taken:
             return WouldStrandTakenCard(
                 f"This play would leave you holding only {kept}, the card you took from "
@@ -377,3 +478,55 @@ def _leftover_problem(
 def _hand(table: Table) -> HandState:
     assert table.hand is not None, "checked by _turn_problem"
     return table.hand
+
+
+# --- games with wild cards -----------------------------------------------------
+
+
+def _wild_legal_moves(table: Table, hand: HandState, seat: int, held: list[Card]) -> LegalMoves:
+    """`legal` in a game with wilds: melds found by `wilds.hand_melds` (the judge's own
+    core) and kept by the same turn checks a meld meets; lay-offs and swaps from
+    their `*_problem` functions."""
+    rules = table.rules
+    found_melds: list[tuple[Card, ...]] = []
+    readings: list[tuple[tuple[Card, ...], tuple[Card, ...]]] = []
+    # The melds come from the hand, so they are held; the turn is checked above:
+    # of `_meld_turn_problem` only the meld limit is left to ask.
+    found = [] if _meld_limit_problem(table) is not None else wilds.hand_melds(held, rules)
+    for cards, read in found:
+        if _leftover_problem(table, seat, cards) is not None:
+            continue
+        found_melds.append(cards)
+        if any(wilds.is_wild(card, rules) for card in cards):
+            readings.extend((cards_read, as_) for _, cards_read, as_ in read)
+    lay_offs: list[tuple[Card, str]] = []
+    wild_lay_offs: list[tuple[Card, str, Card]] = []
+    distinct = sorted_cards(list({card.code: card for card in held}.values()))
+    for meld in hand.melds:
+        for card in distinct:
+            # The readings only narrow the search (no sentence is written for a
+            # misfit); `_lay_off_problem` decides.
+            fits = wilds.lay_off_readings(meld, card, rules)
+            if not wilds.is_wild(card, rules):
+                if fits and _lay_off_problem(table, seat, card, meld.id) is None:
+                    lay_offs.append((card, meld.id))
+                continue
+            for stands, _ in fits:
+                if _lay_off_problem(table, seat, card, meld.id, stands) is None:
+                    wild_lay_offs.append((card, meld.id, stands))
+    swaps: list[tuple[str, Card, Card]] = []
+    if rules.swap:
+        for meld in hand.melds:
+            for card, wild in wilds.swaps_for(meld, held, rules):
+                if _swap_problem(table, seat, meld.id, card) is None:
+                    swaps.append((meld.id, card, wild))
+    return LegalMoves(
+        melds=tuple(found_melds),
+        lay_offs=tuple(lay_offs),
+        discard=tuple(
+            card for card in sorted_cards(distinct) if _discard_problem(table, seat, card) is None
+        ),
+        meld_readings=tuple(readings),
+        wild_lay_offs=tuple(wild_lay_offs),
+        swaps=tuple(swaps),
+    )

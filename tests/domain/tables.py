@@ -49,9 +49,11 @@ def deck_for(
     upcard: str,
     stock: Codes = (),
     dealer: int = 0,
+    pack: Sequence[Card] = FULL_DECK,
 ) -> tuple[Card, ...]:
     """The deck order that deals `hands` (one per seat), then `upcard`, then `stock`
-    (top first) followed by every other card in `FULL_DECK` order."""
+    (top first) followed by every other card of `pack` in its order (the whole pack
+    of a variant's rules: `rules.pack`, jokers included)."""
     dealt = [cards(hand) for hand in hands]
     players = len(dealt)
     size = len(dealt[0])
@@ -62,8 +64,11 @@ def deck_for(
             order.append(dealt[(dealer + offset) % players][round_])
     order.append(card(upcard))
     order.extend(cards(stock))
-    order.extend(c for c in FULL_DECK if c not in order)
-    assert len(order) == len(set(order)) == len(FULL_DECK), "each card appears once"
+    rest = list(pack)
+    for placed in order:
+        assert placed in rest, f"{placed} is named more often than the pack holds it"
+        rest.remove(placed)
+    order.extend(rest)
     return tuple(order)
 
 
@@ -135,7 +140,7 @@ def new_game(
     rules = rules or RuleSet()
     if rules.hand_size is None and len(cards(hands[0])) != rules.hand_size_for(players):
         rules = RuleSet.from_dict({**rules.to_dict(), "hand_size": len(cards(hands[0]))})
-    first = deck_for(hands, upcard, stock, dealer)
+    first = deck_for(hands, upcard, stock, dealer, rules.pack)
     return seated_game(rules, players, dealer, (first, *later))
 
 
@@ -148,7 +153,9 @@ def seated_game(
 ) -> Game:
     """A table with every seat taken and hand 1 dealt."""
     table = Table(rules=rules, players=players, seated=[True] * players, first_dealer=dealer)
-    decks = SeededDecks(seed=seed, client_seeds=("",) * players, explicit=tuple(explicit))
+    decks = SeededDecks(
+        seed=seed, client_seeds=("",) * players, explicit=tuple(explicit), pack=rules.pack
+    )
     game = Game(table, decks)
     game.events.extend(start(table, decks))
     return game
