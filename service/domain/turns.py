@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from service.domain import melds
+from service.domain import concealed, melds
 from service.domain.actions import Action, Discard, Draw, Knock, LayOff, Meld, Swap
 from service.domain.cards import Card, sorted_cards
 from service.domain.decks import DeckSource
@@ -86,18 +86,26 @@ class LegalMoves:
 NO_MOVES = LegalMoves()
 
 
-def action_problem(table: Table, seat: int, action: Action) -> IllegalMove | None:
-    """The error `action` by `seat` would raise now, or None if it is legal."""
+def action_problem(
+    table: Table, seat: int, action: Action, *, going_out_list: bool = False
+) -> IllegalMove | None:
+    """The error `action` by `seat` would raise now, or None if it is legal.
+
+    `going_out_list`: the action belongs to a request that goes out, as `play` has
+    checked (the only place a concealed turn allows melds, lay-offs and swaps).
+    """
     match action:
-        case Draw():
-            return _turn_problem(table, seat, Phase.DRAW)
+        case Draw(source=source):
+            return _draw_problem(table, seat, source)
         case Meld(cards=cards):
-            return _meld_problem(table, seat, cards)
+            return _meld_problem(table, seat, cards, going_out_list)
         case LayOff(card=card, meld_id=meld_id):
-            return _lay_off_problem(table, seat, card, meld_id)
+            return _lay_off_problem(table, seat, card, meld_id, going_out_list)
         case Discard(card=card):
             return _discard_problem(table, seat, card)
-        case Swap() | Knock():
+        case Swap():
+            return _play_problem(table, seat, going_out_list) or _not_in_variant(table, action)
+        case Knock():
             return _not_in_variant(table, action)
 
 
@@ -109,8 +117,8 @@ def _not_in_variant(table: Table, action: Action) -> IllegalMove:
     )
 
 
-def verify(table: Table, seat: int, action: Action) -> None:
-    problem = action_problem(table, seat, action)
+def verify(table: Table, seat: int, action: Action, *, going_out_list: bool = False) -> None:
+    problem = action_problem(table, seat, action, going_out_list=going_out_list)
     if problem is not None:
         raise problem
 
@@ -124,10 +132,18 @@ def legal_moves(table: Table, seat: int) -> LegalMoves:
     hand = table.hand
     if hand is None or _turn_problem(table, seat, hand.phase) is not None:
         return NO_MOVES
-    if hand.phase is Phase.DRAW:
-        # A draw has no rule beyond whose turn and which phase it is.
-        return LegalMoves(draw=(Source.STOCK, Source.DISCARD))
+    if hand.phase is not Phase.PLAY:
+        # A draw has no rule beyond whose turn, which phase and which pile has a card.
+        return LegalMoves(
+            draw=tuple(source for source in Source if _draw_problem(table, seat, source) is None)
+        )
     held = hand.hands[seat]
+    if concealed.is_concealed(table):
+        # Melds only inside a going-out list: say whether one exists now.
+        return LegalMoves(
+            discard=_discards(table, seat),
+            can_go_out=concealed.can_go_out(table, seat),
+        )
     aces = table.rules.aces
     return LegalMoves(
         melds=tuple(
@@ -140,9 +156,16 @@ def legal_moves(table: Table, seat: int) -> LegalMoves:
             for card, meld in melds.possible_lay_offs(held, hand.melds, aces)
             if _lay_off_problem(table, seat, card, meld.id) is None
         ),
-        discard=tuple(
-            card for card in sorted_cards(held) if _discard_problem(table, seat, card) is None
-        ),
+        discard=_discards(table, seat),
+    )
+
+
+def _discards(table: Table, seat: int) -> tuple[Card, ...]:
+    held = _hand(table).hands[seat]
+    return tuple(
+        card
+        for card in sorted_cards(list(dict.fromkeys(held)))
+        if _discard_problem(table, seat, card) is None
     )
 
 
@@ -152,11 +175,14 @@ def decide(
     action: Action,
     decks: DeckSource,
     hand_number: int | None = None,
+    *,
+    going_out_list: bool = False,
 ) -> list[Event]:
     """Check `action` and return the events it makes (before any automatic follow-up).
 
     `hand_number`, when given, is the hand the caller means to play in: a list
-    of actions must not spill over into the next hand.
+    of actions must not spill over into the next hand. `going_out_list`: see
+    `action_problem`.
     """
     if (
         hand_number is not None
@@ -167,7 +193,7 @@ def decide(
             f"Hand {hand_number} is over: an earlier action ended it, "
             f"so nothing more can be played in it."
         )
-    verify(table, seat, action)
+    verify(table, seat, action, going_out_list=going_out_list)
     hand = _hand(table)
     match action:
         case Draw(source=source):
@@ -196,10 +222,12 @@ def decide(
 def _draw(
     table: Table, hand: HandState, seat: int, source: Source, decks: DeckSource
 ) -> list[Event]:
+    # Boathouse's second card, after the top discard.
+    second = hand.phase is Phase.SECOND_DRAW
     if source is Source.DISCARD:
-        return [CardDrawn(seat=seat, source=source, card=hand.discard[-1])]
+        return [CardDrawn(seat=seat, source=source, card=hand.discard[-1], second=second)]
     if hand.stock:
-        return [CardDrawn(seat=seat, source=source, card=hand.stock[-1])]
+        return [CardDrawn(seat=seat, source=source, card=hand.stock[-1], second=second)]
     # The stock is empty: recycle the discards under the top one, if the
     # rules leave a recycle and there is anything to recycle.
     under_top = hand.discard[:-1]
@@ -212,8 +240,20 @@ def _draw(
         stock = list(under_top)
     return [
         StockRecycled(seat=seat, stock=tuple(stock), shuffled=table.rules.recycle_shuffle),
-        CardDrawn(seat=seat, source=source, card=stock[0]),
+        CardDrawn(seat=seat, source=source, card=stock[0], second=second),
     ]
+
+
+def _draw_problem(table: Table, seat: int, source: Source) -> IllegalMove | None:
+    hand = table.hand
+    second = hand is not None and hand.phase is Phase.SECOND_DRAW
+    problem = _turn_problem(table, seat, Phase.SECOND_DRAW if second else Phase.DRAW)
+    if problem is not None:
+        return problem
+    if source is Source.DISCARD and not _hand(table).discard:
+        # Boathouse, after taking the last discard: only the stock is left.
+        return WrongPhase("The discard pile is empty: draw from the stock.")
+    return None
 
 
 def _turn_problem(table: Table, seat: int, phase: Phase) -> IllegalMove | None:
@@ -229,14 +269,35 @@ def _turn_problem(table: Table, seat: int, phase: Phase) -> IllegalMove | None:
     if hand.turn != seat:
         return NotYourTurn(f"It is seat {hand.turn}'s turn, not seat {seat}'s.")
     if hand.phase is not phase:
-        if phase is Phase.DRAW:
-            return WrongPhase("You have already drawn this turn: meld, lay off or discard.")
-        return WrongPhase("Draw a card first: from the stock or the discard pile.")
+        return WrongPhase(_phase_sentence(hand, phase))
     return None
 
 
-def _meld_problem(table: Table, seat: int, cards: Sequence[Card]) -> IllegalMove | None:
-    problem = _turn_problem(table, seat, Phase.PLAY)
+def _phase_sentence(hand: HandState, wanted: Phase) -> str:
+    """Why a move of phase `wanted` cannot be made in the hand's phase."""
+    if hand.phase is Phase.SECOND_DRAW:
+        return (
+            "Draw your second card first: the new top discard or the top of the stock "
+            "(only the stock if the pile is empty)."
+        )
+    if wanted is not Phase.DRAW:
+        return "Draw a card first: from the stock or the discard pile."
+    if hand.turns == 0 and hand.taken is None and not hand.discard:
+        # Wrotham: the starter holds eight cards and opens without drawing.
+        return "The opening turn has no draw: you hold eight cards; meld or discard."
+    return "You have already drawn this turn: meld, lay off or discard."
+
+
+def _play_problem(table: Table, seat: int, going_out_list: bool) -> IllegalMove | None:
+    """What every meld, lay-off and swap needs: the seat's play phase and, in a
+    concealed turn, a request that goes out."""
+    return _turn_problem(table, seat, Phase.PLAY) or concealed.meld_problem(table, going_out_list)
+
+
+def _meld_problem(
+    table: Table, seat: int, cards: Sequence[Card], going_out_list: bool = False
+) -> IllegalMove | None:
+    problem = _play_problem(table, seat, going_out_list)
     if problem is not None:
         return problem
     hand = _hand(table)
@@ -253,8 +314,10 @@ def _meld_problem(table: Table, seat: int, cards: Sequence[Card]) -> IllegalMove
     return _leftover_problem(table, hand, seat, cards)
 
 
-def _lay_off_problem(table: Table, seat: int, card: Card, meld_id: str) -> IllegalMove | None:
-    problem = _turn_problem(table, seat, Phase.PLAY)
+def _lay_off_problem(
+    table: Table, seat: int, card: Card, meld_id: str, going_out_list: bool = False
+) -> IllegalMove | None:
+    problem = _play_problem(table, seat, going_out_list)
     if problem is not None:
         return problem
     hand = _hand(table)
@@ -288,7 +351,7 @@ def _discard_problem(table: Table, seat: int, card: Card) -> IllegalMove | None:
     problem = _not_held(table, hand, seat, (card,))
     if problem is not None:
         return problem
-    if card == hand.taken:
+    if not concealed.discard_allowed(hand, seat, card):
         return DiscardTakenCard(
             f"{card} was taken from the discard pile this turn and cannot be discarded "
             f"until a later turn."
@@ -325,16 +388,20 @@ def _leftover_problem(
     # `spent` is a meld or lay-off already judged valid, so no card in it repeats
     # unless the pack holds copies of it.
     left = len(held) - len(spent)
-    if left == 0 and table.rules.going_out is GoingOut.DISCARD:
+    if left == 0 and concealed.going_out(table) is GoingOut.DISCARD:
         return MustDiscardLast(
             "Under these rules you go out only by discarding your last card: "
             "this play would empty your hand."
         )
-    if left == 1 and hand.taken is not None and hand.taken not in spent:
-        kept = next(card for card in held if card not in spent)
-        if kept == hand.taken:
+    if left == 1 and hand.taken is not None:
+        kept = list(held)
+        for card in spent:
+            kept.remove(card)
+        # A code taken from the pile stays taken all turn, even where a copy of it
+        # was melded: copies are never told apart.
+        if kept[0] in hand.taken_cards():
             return WouldStrandTakenCard(
-                f"This play would leave you holding only {kept}, the card you took from "
+                f"This play would leave you holding only {kept[0]}, the card you took from "
                 f"the discard pile, which you may not discard this turn."
             )
     return None

@@ -1,0 +1,169 @@
+"""Concealed turns (docs/rules.md "Variants": Boathouse; Wrotham deals 4-6).
+
+In a concealed turn nothing is melded except inside the one request that goes
+out: its melds (and lay-offs onto them) take every card, less the final
+discard where going out needs one. Two places enforce it, and both read this
+module: `turns` refuses a meld, lay-off or swap played on its own
+(`meld_only_going_out`), so `legal` offers none and says instead whether a
+going-out list exists now (`can_go_out`); `play` accepts a request holding
+melds only if it goes out (`going_out_list`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from functools import cache
+
+from service.domain import melds
+from service.domain.cards import Card
+from service.domain.errors import MeldOnlyGoingOut
+from service.domain.rules import GoingOut, MeldsPerTurn, RuleSet, Variant
+from service.domain.state import HandState, Table
+
+WROTHAM_CONCEALED_FROM = 4
+"""Wrotham's first concealed deal: deals 1-3 are played as `wild`, 4-6 concealed.
+Decided: the deals a tie adds after the sixth stay concealed, like the last ones."""
+
+MeldFinder = Callable[[Sequence[Card]], Iterable[Sequence[Card]]]
+"""Every valid meld some of `cards` make (each a list of cards)."""
+
+
+def is_concealed(table: Table) -> bool:
+    """Whether the hand in play is played concealed."""
+    hand = table.hand
+    if hand is None:
+        return False
+    variant = table.rules.variant
+    if variant is Variant.BOATHOUSE:
+        return True
+    return variant is Variant.WROTHAM and hand.number >= WROTHAM_CONCEALED_FROM
+
+
+def going_out(table: Table) -> GoingOut:
+    """How the hand in play is gone out of: Wrotham's concealed deals always end with
+    a discard (all the cards but one melded, then that one thrown), whatever the
+    game's `going_out` says for its first deals."""
+    if is_concealed(table) and table.rules.variant is Variant.WROTHAM:
+        return GoingOut.DISCARD
+    return table.rules.going_out
+
+
+def wants_discard_last(table: Table) -> bool:
+    """Whether a concealed request that melds all but one card and stops there is
+    `must_discard_last` (Wrotham) rather than `meld_only_going_out` (Boathouse)."""
+    return table.rules.variant is Variant.WROTHAM
+
+
+def is_rummy_possible(table: Table) -> bool:
+    """No rummy in a concealed hand: going out in one turn is the rule there, not a
+    feat (`last_hand.rummy` is false, `how` is `out`)."""
+    return not is_concealed(table)
+
+
+def meld_problem(table: Table, listed: bool) -> MeldOnlyGoingOut | None:
+    """A meld, lay-off or swap now: refused in a concealed turn unless it is part of a
+    request that goes out (`listed`, which `play` checks for the whole request)."""
+    if listed or not is_concealed(table):
+        return None
+    return MeldOnlyGoingOut(
+        "This hand is played concealed: melds, lay-offs and swaps are made only in "
+        "the one list of actions that goes out (its melds, then the final discard "
+        "where one is needed); send them together."
+    )
+
+
+def meld_finder(rules: RuleSet) -> MeldFinder:
+    """The melds a going-out search may use: the classic ones for now.
+
+    The one place to switch to the wild melds (service/domain/wilds.py) once they
+    exist; jokers make no classic meld, so they are left out of it.
+    """
+    aces = rules.aces
+
+    def find(cards: Sequence[Card]) -> Iterable[Sequence[Card]]:
+        return melds.possible_melds([card for card in cards if not card.is_joker], aces)
+
+    return find
+
+
+def can_go_out(table: Table, seat: int) -> bool:
+    """Whether `seat`, in its play phase, could go out now with one list of actions."""
+    hand = table.hand
+    assert hand is not None, "asked in a turn"
+    limit = 1 if table.rules.melds_per_turn is MeldsPerTurn.ONE else None
+    return going_out_exists(
+        hand.hands[seat],
+        meld_finder(table.rules),
+        discardable=lambda card: discard_allowed(hand, seat, card),
+        discard_needed=going_out(table) is GoingOut.DISCARD,
+        most_melds=limit,
+    )
+
+
+def discard_allowed(hand: HandState, seat: int, card: Card) -> bool:
+    """Whether `card` may be discarded: not if every copy held was taken from the
+    pile this turn (copies are never told apart, so one other copy will do)."""
+    taken = hand.taken_cards().count(card)
+    return taken == 0 or hand.hands[seat].count(card) > taken
+
+
+def going_out_exists(
+    cards: Sequence[Card],
+    finder: MeldFinder,
+    *,
+    discardable: Callable[[Card], bool],
+    discard_needed: bool,
+    most_melds: int | None = None,
+) -> bool:
+    """Whether `cards` split into valid melds (at most `most_melds` of them), all of
+    them or all but one discardable card (which `discard_needed` requires).
+
+    Lay-offs and swaps inside a going-out list only rearrange the cards among its own
+    melds, so a split into melds is all a going-out list needs.
+    """
+    held = _key(cards)
+    melds_allowed = len(cards) if most_melds is None else most_melds
+    cover = _cover_search(finder)
+    if not discard_needed and cover(held, melds_allowed):
+        return True
+    for card in set(cards):
+        if discardable(card):
+            left = list(cards)
+            left.remove(card)
+            if cover(_key(left), melds_allowed):
+                return True
+    return False
+
+
+_Key = tuple[Card, ...]
+
+
+def _key(cards: Iterable[Card]) -> _Key:
+    return tuple(sorted(cards, key=lambda card: card.sort_key))
+
+
+def _cover_search(finder: MeldFinder) -> Callable[[_Key, int], bool]:
+    """An exact-cover search over multisets of cards, remembered per multiset."""
+
+    @cache
+    def cover(left: _Key, melds_allowed: int) -> bool:
+        if not left:
+            return True
+        if melds_allowed == 0:
+            return False
+        # Every card must lie in some meld: the first one (jokers sort last, so it is
+        # a natural card whenever there is one) picks the melds to try.
+        first = left[0]
+        counted = Counter(left)
+        for meld in finder(left):
+            if first not in meld:
+                continue
+            rest = counted - Counter(meld)
+            if sum(rest.values()) != len(left) - len(meld):
+                continue  # the finder named more copies than are left
+            if cover(_key(rest.elements()), melds_allowed - 1):
+                return True
+        return False
+
+    return cover
