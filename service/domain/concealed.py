@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Sequence
 from functools import cache
 
 from service.domain import melds
+from service.domain.actions import Action, Discard, Draw, LayOff, Meld
 from service.domain.cards import Card
 from service.domain.errors import MeldOnlyGoingOut
 from service.domain.rules import GoingOut, MeldsPerTurn, RuleSet, Variant
@@ -71,6 +72,20 @@ def meld_problem(table: Table, listed: bool) -> MeldOnlyGoingOut | None:
         "the one list of actions that goes out (its melds, then the final discard "
         "where one is needed); send them together."
     )
+
+
+def cards_spent(actions: Sequence[Action]) -> int:
+    """How many cards `actions` would take out of a hand, less the ones they draw
+    (a swap gives one card and takes one)."""
+    spent = 0
+    for action in actions:
+        if isinstance(action, Meld):
+            spent += len(action.cards)
+        elif isinstance(action, LayOff | Discard):
+            spent += 1
+        elif isinstance(action, Draw):
+            spent -= 1
+    return spent
 
 
 def meld_finder(rules: RuleSet) -> MeldFinder:

@@ -67,7 +67,8 @@ class LegalMoves:
     """Knock Rummy: the cards the seat may knock with."""
     can_go_out: bool | None = None
     """In a concealed turn (Boathouse; Wrotham deals 4-6): whether a list of
-    actions that goes out exists now. None in every other turn."""
+    actions that goes out exists now (false before the draws: a list is judged from
+    the hand drawn). None in every other turn."""
 
     def actions(self) -> list[Action]:
         """The same moves as actions, in a stable order (a concealed going-out list
@@ -134,8 +135,11 @@ def legal_moves(table: Table, seat: int) -> LegalMoves:
         return NO_MOVES
     if hand.phase is not Phase.PLAY:
         # A draw has no rule beyond whose turn, which phase and which pile has a card.
+        # A concealed going-out list is judged from the hand after the draws (what the
+        # stock gives is secret), so before them it is not offered.
         return LegalMoves(
-            draw=tuple(source for source in Source if _draw_problem(table, seat, source) is None)
+            draw=tuple(source for source in Source if _draw_problem(table, seat, source) is None),
+            can_go_out=False if concealed.is_concealed(table) else None,
         )
     held = hand.hands[seat]
     if concealed.is_concealed(table):
