@@ -110,7 +110,9 @@ def can_go_out(table: Table, seat: int) -> bool:
     return going_out_exists(
         hand.hands[seat],
         meld_finder(table.rules),
-        discardable=lambda card: discard_allowed(hand, seat, card),
+        # The final discard is the one card left, so it must not be a code taken
+        # from the pile this turn.
+        discardable=lambda card: card not in hand.taken_cards(),
         discard_needed=going_out(table) is GoingOut.DISCARD,
         most_melds=limit,
     )
@@ -137,12 +139,18 @@ def going_out_exists(
     Lay-offs and swaps inside a going-out list only rearrange the cards among its own
     melds, so a split into melds is all a going-out list needs.
     """
-    held = _key(cards)
     melds_allowed = len(cards) if most_melds is None else most_melds
-    cover = _cover_search(finder)
-    if not discard_needed and cover(held, melds_allowed):
+    # Every meld of a part of the hand is a meld of the hand: find them once.
+    found = [Counter(meld) for meld in finder(cards)]
+    in_a_meld = {card for meld in found for card in meld}
+    loose = [card for card in set(cards) if card not in in_a_meld]
+    # A card in no meld at all can only be the discard.
+    if len(loose) > 1 or (loose and not discardable(loose[0])):
+        return False
+    cover = _cover_search(found)
+    if not loose and not discard_needed and cover(_key(cards), melds_allowed):
         return True
-    for card in set(cards):
+    for card in loose or set(cards):
         if discardable(card):
             left = list(cards)
             left.remove(card)
@@ -158,8 +166,13 @@ def _key(cards: Iterable[Card]) -> _Key:
     return tuple(sorted(cards, key=lambda card: card.sort_key))
 
 
-def _cover_search(finder: MeldFinder) -> Callable[[_Key, int], bool]:
-    """An exact-cover search over multisets of cards, remembered per multiset."""
+def _cover_search(found: Sequence[Counter[Card]]) -> Callable[[_Key, int], bool]:
+    """An exact-cover search over multisets of cards by the melds `found`,
+    remembered per multiset."""
+    by_card: dict[Card, list[Counter[Card]]] = {}
+    for meld in found:
+        for card in meld:
+            by_card.setdefault(card, []).append(meld)
 
     @cache
     def cover(left: _Key, melds_allowed: int) -> bool:
@@ -169,15 +182,10 @@ def _cover_search(finder: MeldFinder) -> Callable[[_Key, int], bool]:
             return False
         # Every card must lie in some meld: the first one (jokers sort last, so it is
         # a natural card whenever there is one) picks the melds to try.
-        first = left[0]
         counted = Counter(left)
-        for meld in finder(left):
-            if first not in meld:
-                continue
-            rest = counted - Counter(meld)
-            if sum(rest.values()) != len(left) - len(meld):
-                continue  # the finder named more copies than are left
-            if cover(_key(rest.elements()), melds_allowed - 1):
+        for meld in by_card.get(left[0], ()):
+            fits = all(counted[card] >= count for card, count in meld.items())
+            if fits and cover(_key((counted - meld).elements()), melds_allowed - 1):
                 return True
         return False
 

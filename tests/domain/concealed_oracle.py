@@ -40,11 +40,19 @@ def is_meld(group: Sequence[Card], aces: Aces) -> bool:
     return frozenset(int(c.rank) for c in group) in _RUNS[aces]
 
 
-def split_into_melds(held: Sequence[Card], aces: Aces) -> list[list[Card]] | None:
-    """Some split of `held` (distinct cards) into melds, or None."""
+def going_out_list(
+    held: Sequence[Card],
+    aces: Aces,
+    taken: Sequence[Card],
+    going_out: GoingOut,
+) -> list[Action] | None:
+    """A list of melds (and a final discard, not a card taken from the pile) that
+    empties `held`, or None if there is none. Only jokers repeat, and they make no
+    meld here (the engine's finder is classic until the wild melds come)."""
 
     @cache
     def split(left: frozenset[Card]) -> tuple[tuple[Card, ...], ...] | None:
+        """Some split of `left` into melds, or None."""
         if not left:
             return ()
         first = min(left, key=lambda c: c.sort_key)
@@ -53,6 +61,9 @@ def split_into_melds(held: Sequence[Card], aces: Aces) -> list[list[Card]] | Non
             (c for c in left - {first} if c.rank is first.rank or c.suit is first.suit),
             key=lambda c: c.sort_key,
         )
+        # A meld holding `first` holds a meld of three holding it: none, no split.
+        if not any(is_meld((first, *pair), aces) for pair in combinations(kin, 2)):
+            return None
         for size in range(2, len(kin) + 1):
             for others in combinations(kin, size):
                 group = (first, *others)
@@ -62,26 +73,20 @@ def split_into_melds(held: Sequence[Card], aces: Aces) -> list[list[Card]] | Non
                         return (group, *rest)
         return None
 
-    found = split(frozenset(held))
-    return None if found is None else [list(group) for group in found]
-
-
-def going_out_list(
-    held: Sequence[Card],
-    aces: Aces,
-    taken: Sequence[Card],
-    going_out: GoingOut,
-) -> list[Action] | None:
-    """A list of melds (and a final discard, not a card taken from the pile) that
-    empties `held`, or None if there is none."""
+    whole = frozenset(held)
+    # A card in no meld of three is in no meld at all: it can only be the discard.
+    melded = {c for group in combinations(held, 3) if is_meld(group, aces) for c in group}
+    loose = [c for c in held if c not in melded]  # with its copies (jokers)
+    if len(loose) > 1:
+        return None
     if going_out is GoingOut.ANY:
-        melds = split_into_melds(held, aces)
+        melds = split(whole)
         if melds is not None:
-            return [Meld(tuple(group)) for group in melds]
+            return [Meld(group) for group in melds]
     for thrown in held:
         if thrown in taken:
             continue
-        melds = split_into_melds([c for c in held if c != thrown], aces)
+        melds = split(whole - {thrown})
         if melds is not None:
-            return [*(Meld(tuple(group)) for group in melds), Discard(thrown)]
+            return [*(Meld(group) for group in melds), Discard(thrown)]
     return None
