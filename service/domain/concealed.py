@@ -180,10 +180,11 @@ def _cover_search(found: Sequence[Counter[Card]]) -> Callable[[_Key, int], bool]
             return True
         if melds_allowed == 0:
             return False
-        # Every card must lie in some meld: the first one (jokers sort last, so it is
-        # a natural card whenever there is one) picks the melds to try.
+        # Every card must lie in some meld: the card in fewest melds picks the melds
+        # to try (the fewest branches).
         counted = Counter(left)
-        for meld in by_card.get(left[0], ()):
+        pivot = min(counted, key=lambda card: len(by_card.get(card, ())))
+        for meld in by_card.get(pivot, ()):
             fits = all(counted[card] >= count for card, count in meld.items())
             if fits and cover(_key((counted - meld).elements()), melds_allowed - 1):
                 return True
