@@ -114,7 +114,8 @@ def test_boathouse_an_ace_left_in_hand_counts_eleven() -> None:
 
 # "**Draw** the top of the stock; or the top discard and at once (phase `second_draw`)
 # the new top discard or the top of the stock — only the stock if the pile is empty;
-# an empty stock recycles per RULES.md or the hand ends as exhausted."
+# an empty stock recycles per [the rules' "Running out of stock"] or the hand ends as
+# exhausted."
 
 
 def test_boathouse_a_stock_draw_is_the_whole_draw() -> None:
