@@ -35,6 +35,29 @@ def deal(deck: Sequence[Card], dealer: int, players: int, hand_size: int) -> Dea
     )
 
 
+@dataclass(frozen=True, slots=True)
+class StarterDeal:
+    """Wrotham's deal: no upcard; the starter (the seat after the dealer) holds one
+    card more than the others and opens without drawing."""
+
+    hands: tuple[tuple[Card, ...], ...]
+    starter: int
+    stock: tuple[Card, ...]
+    """Top of the stock first: `stock[0]` is the next card drawn."""
+
+
+def deal_to_starter(deck: Sequence[Card], dealer: int, players: int, hand_size: int) -> StarterDeal:
+    """`hand_size` rounds from the starter as `deal` does, then `deck[hand_size * n]`
+    to the starter; the stock starts at the next card and the pile is empty."""
+    dealt = deal(deck, dealer, players, hand_size)
+    starter = (dealer + 1) % players
+    extra = players * hand_size
+    hands = tuple(
+        (*held, deck[extra]) if seat == starter else held for seat, held in enumerate(dealt.hands)
+    )
+    return StarterDeal(hands=hands, starter=starter, stock=tuple(deck[extra + 1 :]))
+
+
 def check_deck(deck: Sequence[Card], pack: Sequence[Card] = FULL_DECK) -> None:
     """A deck order must be a permutation of the game's whole pack (by default the
     52 cards, each once; with two packs or jokers, codes repeat as often as the pack

@@ -20,9 +20,10 @@ from dataclasses import dataclass
 from typing import Any, get_args
 
 from service.domain.cards import Card
-from service.domain.deal import deal
+from service.domain.deal import deal, deal_to_starter
 from service.domain.melds import End, MeldKind, TableMeld, extend
 from service.domain.plain import Codec
+from service.domain.rules import Variant
 from service.domain.state import HandResult, HandState, Phase, Source, Table
 
 
@@ -196,13 +197,20 @@ def apply(table: Table, event: Event) -> None:
             table.seated[seat] = True
         case HandDealt():
             _apply_hand_dealt(table, event)
-        case CardDrawn(seat=seat, source=source, card=card):
+        case CardDrawn(seat=seat, source=source, card=card, second=second):
             hand = _hand(table)
             pile = hand.stock if source is Source.STOCK else hand.discard
             pile.pop()
             hand.hands[seat].append(card)
-            hand.taken = card if source is Source.DISCARD else None
-            hand.phase = Phase.PLAY
+            from_pile = card if source is Source.DISCARD else None
+            if second:
+                hand.taken_second = from_pile
+                hand.phase = Phase.PLAY
+            else:
+                hand.taken = from_pile
+                # Boathouse: the top discard is taken with a second card at once.
+                pair = from_pile is not None and table.rules.variant is Variant.BOATHOUSE
+                hand.phase = Phase.SECOND_DRAW if pair else Phase.PLAY
         case MeldLaid(seat=seat, meld_id=meld_id, kind=kind, cards=cards, as_=as_):
             hand = _hand(table)
             held = hand.hands[seat]
@@ -261,6 +269,7 @@ def apply(table: Table, event: Event) -> None:
             hand.turn = (seat + 1) % table.players
             hand.phase = Phase.DRAW
             hand.taken = None
+            hand.taken_second = None
             hand.melds_this_turn = 0
             hand.played_this_turn = False
             hand.turns += 1
@@ -282,6 +291,9 @@ def apply(table: Table, event: Event) -> None:
 
 def _apply_hand_dealt(table: Table, event: HandDealt) -> None:
     size = table.rules.hand_size_for(table.players)
+    if table.rules.variant is Variant.WROTHAM:
+        _apply_starter_deal(table, event, size)
+        return
     dealt = deal(event.deck, event.dealer, table.players, size)
     table.dealer = event.dealer
     table.hand = HandState(
@@ -291,6 +303,22 @@ def _apply_hand_dealt(table: Table, event: HandDealt) -> None:
         stock=list(reversed(dealt.stock)),
         discard=[dealt.upcard],
         turn=(event.dealer + 1) % table.players,
+        played_before=[False] * table.players,
+    )
+
+
+def _apply_starter_deal(table: Table, event: HandDealt, size: int) -> None:
+    """Wrotham: no upcard, an empty pile, and the starter opens without a draw."""
+    dealt = deal_to_starter(event.deck, event.dealer, table.players, size)
+    table.dealer = event.dealer
+    table.hand = HandState(
+        number=event.hand_number,
+        dealer=event.dealer,
+        hands=[list(cards) for cards in dealt.hands],
+        stock=list(reversed(dealt.stock)),
+        discard=[],
+        turn=dealt.starter,
+        phase=Phase.PLAY,
         played_before=[False] * table.players,
     )
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from service.domain import knock, scoring
+from service.domain import concealed, knock, scoring
 from service.domain.decks import DeckSource
 from service.domain.errors import GameFull, InvalidSeating
 from service.domain.events import Event, GameFinished, HandDealt, HandEnded, PlayerJoined
@@ -113,7 +113,7 @@ def _shown(shown: Sequence[knock.Arrangement]) -> dict[str, Any]:
 
 
 def _hand_ended_out(table: Table, hand: HandState, seat: int) -> HandEnded:
-    rummy = not hand.played_before[seat]
+    rummy = not hand.played_before[seat] and concealed.is_rummy_possible(table)
     points = scoring.points_for_out(hand.hands, seat, rummy, table.rules)
     return _hand_ended(table, hand, HandEnding.RUMMY if rummy else HandEnding.OUT, seat, points)
 

@@ -90,6 +90,8 @@ class HandState:
     melds: list[TableMeld] = field(default_factory=list)
     taken: Card | None = None
     """The card taken from the discard pile this turn, if any."""
+    taken_second: Card | None = None
+    """Boathouse: the second card taken from the discard pile this turn, if any."""
     melds_this_turn: int = 0
     played_this_turn: bool = False
     played_before: list[bool] = field(default_factory=list)
@@ -109,6 +111,10 @@ class HandState:
             if meld.id == meld_id:
                 return meld
         return None
+
+    def taken_cards(self) -> tuple[Card, ...]:
+        """Every card taken from the discard pile this turn (none may be discarded)."""
+        return tuple(card for card in (self.taken, self.taken_second) if card is not None)
 
     def has_own_meld(self, seat: int) -> bool:
         return any(meld.owner == seat for meld in self.melds)

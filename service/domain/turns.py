@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from service.domain import melds, wilds
+from service.domain import concealed, melds, wilds
 from service.domain.actions import Action, Discard, Draw, Knock, LayOff, Meld, Swap
 from service.domain.cards import Card, sorted_cards
 from service.domain.decks import DeckSource
@@ -72,7 +72,8 @@ class LegalMoves:
     """Knock Rummy: the cards the seat may knock with."""
     can_go_out: bool | None = None
     """In a concealed turn (Boathouse; Wrotham deals 4-6): whether a list of
-    actions that goes out exists now. None in every other turn."""
+    actions that goes out exists now (false before the draws: a list is judged from
+    the hand drawn). None in every other turn."""
 
     def actions(self) -> list[Action]:
         """The same moves as actions, in a stable order (a concealed going-out list
@@ -98,25 +99,33 @@ def _multiset(cards: Sequence[Card]) -> tuple[str, ...]:
     return tuple(sorted(card.code for card in cards))
 
 
-def action_problem(table: Table, seat: int, action: Action) -> IllegalMove | None:
-    """The error `action` by `seat` would raise now, or None if it is legal."""
+def action_problem(
+    table: Table, seat: int, action: Action, *, going_out_list: bool = False
+) -> IllegalMove | None:
+    """The error `action` by `seat` would raise now, or None if it is legal.
+
+    `going_out_list`: the action belongs to a request that goes out, as `play` has
+    checked (the only place a concealed turn allows melds, lay-offs and swaps).
+    """
     if _knock_game(table) and isinstance(action, Meld | LayOff | Swap):
         # Knock Rummy melds only in the count, never on the table.
         return _not_in_variant(table, action)
     match action:
-        case Draw():
-            return _turn_problem(table, seat, Phase.DRAW)
+        case Draw(source=source):
+            return _draw_problem(table, seat, source)
         case Meld(cards=cards, as_=as_):
-            return _meld_problem(table, seat, cards, as_)
+            return _meld_problem(table, seat, cards, as_, going_out_list)
         case LayOff(card=card, meld_id=meld_id, as_=as_):
-            return _lay_off_problem(table, seat, card, meld_id, as_)
+            return _lay_off_problem(table, seat, card, meld_id, as_, going_out_list)
         case Discard(card=card):
             return _discard_problem(table, seat, card)
         case Knock(card=card) if _knock_game(table):
             return _knock_problem(table, seat, card)
         case Swap(meld_id=meld_id, card=card) if table.rules.has_wilds:
-            return _swap_problem(table, seat, meld_id, card)
-        case Swap() | Knock():
+            return _swap_problem(table, seat, meld_id, card, going_out_list)
+        case Swap():
+            return _play_problem(table, seat, going_out_list) or _not_in_variant(table, action)
+        case Knock():
             return _not_in_variant(table, action)
 
 
@@ -130,8 +139,8 @@ def _not_in_variant(table: Table, action: Action) -> IllegalMove:
     )
 
 
-def verify(table: Table, seat: int, action: Action) -> None:
-    problem = action_problem(table, seat, action)
+def verify(table: Table, seat: int, action: Action, *, going_out_list: bool = False) -> None:
+    problem = action_problem(table, seat, action, going_out_list=going_out_list)
     if problem is not None:
         raise problem
 
@@ -145,10 +154,21 @@ def legal_moves(table: Table, seat: int) -> LegalMoves:
     hand = table.hand
     if hand is None or _turn_problem(table, seat, hand.phase) is not None:
         return NO_MOVES
-    if hand.phase is Phase.DRAW:
-        # A draw has no rule beyond whose turn and which phase it is.
-        return LegalMoves(draw=(Source.STOCK, Source.DISCARD))
+    if hand.phase is not Phase.PLAY:
+        # A draw has no rule beyond whose turn, which phase and which pile has a card.
+        # A concealed going-out list is judged from the hand after the draws (what the
+        # stock gives is secret), so before them it is not offered.
+        return LegalMoves(
+            draw=tuple(source for source in Source if _draw_problem(table, seat, source) is None),
+            can_go_out=False if concealed.is_concealed(table) else None,
+        )
     held = hand.hands[seat]
+    if concealed.is_concealed(table):
+        # Melds only inside a going-out list: say whether one exists now.
+        return LegalMoves(
+            discard=_discards(table, seat),
+            can_go_out=concealed.can_go_out(table, seat),
+        )
     if _knock_game(table):
         return LegalMoves(
             discard=tuple(
@@ -172,9 +192,16 @@ def legal_moves(table: Table, seat: int) -> LegalMoves:
             for card, meld in melds.possible_lay_offs(held, hand.melds, aces)
             if _lay_off_problem(table, seat, card, meld.id) is None
         ),
-        discard=tuple(
-            card for card in sorted_cards(held) if _discard_problem(table, seat, card) is None
-        ),
+        discard=_discards(table, seat),
+    )
+
+
+def _discards(table: Table, seat: int) -> tuple[Card, ...]:
+    held = _hand(table).hands[seat]
+    return tuple(
+        card
+        for card in sorted_cards(list(dict.fromkeys(held)))
+        if _discard_problem(table, seat, card) is None
     )
 
 
@@ -184,11 +211,14 @@ def decide(
     action: Action,
     decks: DeckSource,
     hand_number: int | None = None,
+    *,
+    going_out_list: bool = False,
 ) -> list[Event]:
     """Check `action` and return the events it makes (before any automatic follow-up).
 
     `hand_number`, when given, is the hand the caller means to play in: a list
-    of actions must not spill over into the next hand.
+    of actions must not spill over into the next hand. `going_out_list`: see
+    `action_problem`.
     """
     if (
         hand_number is not None
@@ -199,7 +229,7 @@ def decide(
             f"Hand {hand_number} is over: an earlier action ended it, "
             f"so nothing more can be played in it."
         )
-    verify(table, seat, action)
+    verify(table, seat, action, going_out_list=going_out_list)
     hand = _hand(table)
     match action:
         case Draw(source=source):
@@ -254,10 +284,12 @@ def decide(
 def _draw(
     table: Table, hand: HandState, seat: int, source: Source, decks: DeckSource
 ) -> list[Event]:
+    # Boathouse's second card, after the top discard.
+    second = hand.phase is Phase.SECOND_DRAW
     if source is Source.DISCARD:
-        return [CardDrawn(seat=seat, source=source, card=hand.discard[-1])]
+        return [CardDrawn(seat=seat, source=source, card=hand.discard[-1], second=second)]
     if hand.stock:
-        return [CardDrawn(seat=seat, source=source, card=hand.stock[-1])]
+        return [CardDrawn(seat=seat, source=source, card=hand.stock[-1], second=second)]
     # The stock is empty: recycle the discards under the top one, if the
     # rules leave a recycle and there is anything to recycle.
     under_top = hand.discard[:-1]
@@ -270,8 +302,20 @@ def _draw(
         stock = list(under_top)
     return [
         StockRecycled(seat=seat, stock=tuple(stock), shuffled=table.rules.recycle_shuffle),
-        CardDrawn(seat=seat, source=source, card=stock[0]),
+        CardDrawn(seat=seat, source=source, card=stock[0], second=second),
     ]
+
+
+def _draw_problem(table: Table, seat: int, source: Source) -> IllegalMove | None:
+    hand = table.hand
+    second = hand is not None and hand.phase is Phase.SECOND_DRAW
+    problem = _turn_problem(table, seat, Phase.SECOND_DRAW if second else Phase.DRAW)
+    if problem is not None:
+        return problem
+    if source is Source.DISCARD and not _hand(table).discard:
+        # Boathouse, after taking the last discard: only the stock is left.
+        return WrongPhase("The discard pile is empty: draw from the stock.")
+    return None
 
 
 def _turn_problem(table: Table, seat: int, phase: Phase) -> IllegalMove | None:
@@ -287,16 +331,39 @@ def _turn_problem(table: Table, seat: int, phase: Phase) -> IllegalMove | None:
     if hand.turn != seat:
         return NotYourTurn(f"It is seat {hand.turn}'s turn, not seat {seat}'s.")
     if hand.phase is not phase:
-        if phase is Phase.DRAW:
-            return WrongPhase("You have already drawn this turn: meld, lay off or discard.")
-        return WrongPhase("Draw a card first: from the stock or the discard pile.")
+        return WrongPhase(_phase_sentence(hand, phase))
     return None
 
 
+def _phase_sentence(hand: HandState, wanted: Phase) -> str:
+    """Why a move of phase `wanted` cannot be made in the hand's phase."""
+    if hand.phase is Phase.SECOND_DRAW:
+        return (
+            "Draw your second card first: the new top discard or the top of the stock "
+            "(only the stock if the pile is empty)."
+        )
+    if wanted is not Phase.DRAW:
+        return "Draw a card first: from the stock or the discard pile."
+    if hand.turns == 0 and hand.taken is None and not hand.discard:
+        # Wrotham: the starter holds eight cards and opens without drawing.
+        return "The opening turn has no draw: you hold eight cards; meld or discard."
+    return "You have already drawn this turn: meld, lay off or discard."
+
+
+def _play_problem(table: Table, seat: int, going_out_list: bool) -> IllegalMove | None:
+    """What every meld, lay-off and swap needs: the seat's play phase and, in a
+    concealed turn, a request that goes out."""
+    return _turn_problem(table, seat, Phase.PLAY) or concealed.meld_problem(table, going_out_list)
+
+
 def _meld_problem(
-    table: Table, seat: int, cards: Sequence[Card], as_: Sequence[Card] | None = None
+    table: Table,
+    seat: int,
+    cards: Sequence[Card],
+    as_: Sequence[Card] | None = None,
+    going_out_list: bool = False,
 ) -> IllegalMove | None:
-    problem = _meld_turn_problem(table, seat, cards)
+    problem = _meld_turn_problem(table, seat, cards, going_out_list)
     if problem is not None:
         return problem
     rules = table.rules
@@ -311,9 +378,11 @@ def _meld_problem(
     return _leftover_problem(table, seat, cards)
 
 
-def _meld_turn_problem(table: Table, seat: int, cards: Sequence[Card]) -> IllegalMove | None:
+def _meld_turn_problem(
+    table: Table, seat: int, cards: Sequence[Card], going_out_list: bool = False
+) -> IllegalMove | None:
     """What forbids laying any meld of `cards` now, whatever it reads as."""
-    problem = _turn_problem(table, seat, Phase.PLAY)
+    problem = _play_problem(table, seat, going_out_list)
     if problem is not None:
         return problem
     problem = _not_held(table, _hand(table), seat, cards)
@@ -336,10 +405,13 @@ def _plain_as_check(cards: Sequence[Card], as_: Sequence[Card] | None) -> None:
         )
 
 
-def _card_to_meld(table: Table, seat: int, card: Card, meld_id: str) -> IllegalMove | TableMeld:
-    """What a lay-off and a swap both need: the turn, the card in hand, the meld on
-    the table (returned when all is well)."""
-    problem = _turn_problem(table, seat, Phase.PLAY)
+def _card_to_meld(
+    table: Table, seat: int, card: Card, meld_id: str, going_out_list: bool = False
+) -> IllegalMove | TableMeld:
+    """What a lay-off and a swap both need: the turn (and, in a concealed turn, a
+    going-out list), the card in hand, the meld on the table (returned when all is
+    well)."""
+    problem = _play_problem(table, seat, going_out_list)
     if problem is not None:
         return problem
     hand = _hand(table)
@@ -353,9 +425,14 @@ def _card_to_meld(table: Table, seat: int, card: Card, meld_id: str) -> IllegalM
 
 
 def _lay_off_problem(
-    table: Table, seat: int, card: Card, meld_id: str, as_: Card | None = None
+    table: Table,
+    seat: int,
+    card: Card,
+    meld_id: str,
+    as_: Card | None = None,
+    going_out_list: bool = False,
 ) -> IllegalMove | None:
-    meld = _card_to_meld(table, seat, card, meld_id)
+    meld = _card_to_meld(table, seat, card, meld_id, going_out_list)
     if isinstance(meld, IllegalMove):
         return meld
     hand = _hand(table)
@@ -382,12 +459,14 @@ def _lay_off_problem(
     return _leftover_problem(table, seat, (card,))
 
 
-def _swap_problem(table: Table, seat: int, meld_id: str, card: Card) -> IllegalMove | None:
+def _swap_problem(
+    table: Table, seat: int, meld_id: str, card: Card, going_out_list: bool = False
+) -> IllegalMove | None:
     """A swap: the exact card a wild of the meld stands for, put in; the wild to hand.
     The `lay_off` rule does not apply (docs/rules.md "Wild cards" 5)."""
     if not table.rules.swap:
         return InvalidSwap("Swaps are off under these rules: a wild on the table stays there.")
-    meld = _card_to_meld(table, seat, card, meld_id)
+    meld = _card_to_meld(table, seat, card, meld_id, going_out_list)
     if isinstance(meld, IllegalMove):
         return meld
     if wilds.swap_place(meld, card, table.rules) is None:
@@ -406,7 +485,7 @@ def _discard_problem(table: Table, seat: int, card: Card) -> IllegalMove | None:
     problem = _not_held(table, hand, seat, (card,))
     if problem is not None:
         return problem
-    if card == hand.taken:
+    if not concealed.discard_allowed(hand, seat, card):
         return DiscardTakenCard(
             f"{card} was taken from the discard pile this turn and cannot be discarded "
             f"until a later turn."
@@ -457,19 +536,20 @@ def _leftover_problem(table: Table, seat: int, spent: Sequence[Card]) -> Illegal
     # `spent` is a meld or lay-off already judged valid, so no card in it repeats
     # unless the pack holds copies of it.
     left = len(held) - len(spent)
-    if left == 0 and table.rules.going_out is GoingOut.DISCARD:
+    if left == 0 and concealed.going_out(table) is GoingOut.DISCARD:
         return MustDiscardLast(
             "Under these rules you go out only by discarding your last card: "
             "this play would empty your hand."
         )
-    if left == 1 and hand.taken is not None and hand.taken not in spent:
-        left_over = list(held)
+    if left == 1 and hand.taken is not None:
+        kept = list(held)
         for card in spent:  # copies (two jokers) go one at a time
-            left_over.remove(card)
-        kept = left_over[0]
-        if kept == hand.taken:
+            kept.remove(card)
+        # A code taken from the pile stays taken all turn, even where a copy of it
+        # was melded: copies are never told apart.
+        if kept[0] in hand.taken_cards():
             return WouldStrandTakenCard(
-                f"This play would leave you holding only {kept}, the card you took from "
+                f"This play would leave you holding only {kept[0]}, the card you took from "
                 f"the discard pile, which you may not discard this turn."
             )
     return None

@@ -64,11 +64,42 @@ def deck_for(
             order.append(dealt[(dealer + offset) % players][round_])
     order.append(card(upcard))
     order.extend(cards(stock))
-    rest = list(pack)
-    for placed in order:
-        assert placed in rest, f"{placed} is named more often than the pack holds it"
-        rest.remove(placed)
-    order.extend(rest)
+    return _completed(order, pack)
+
+
+def starter_deck_for(
+    hands: Sequence[Codes],
+    stock: Codes = (),
+    dealer: int = 0,
+    pack: Sequence[Card] = FULL_DECK,
+) -> tuple[Card, ...]:
+    """Wrotham's deal (docs/rules.md "Variants"): the deck order that deals `hands`,
+    where the starter's (the seat after `dealer`) holds one card more, its last card
+    dealt after the rounds, then `stock` (top first) and the rest of `pack`."""
+    dealt = [cards(hand) for hand in hands]
+    players = len(dealt)
+    starter = (dealer + 1) % players
+    size = len(dealt[starter]) - 1
+    assert all(len(hand) == size for seat, hand in enumerate(dealt) if seat != starter)
+    order: list[Card] = []
+    for round_ in range(size):
+        for offset in range(1, players + 1):
+            order.append(dealt[(dealer + offset) % players][round_])
+    order.append(dealt[starter][size])
+    order.extend(cards(stock))
+    return _completed(order, pack)
+
+
+def _completed(order: list[Card], pack: Sequence[Card]) -> tuple[Card, ...]:
+    """`order` followed by the cards of `pack` it lacks, in `pack` order."""
+    missing = Counter(pack)
+    missing.subtract(order)
+    assert all(count >= 0 for count in missing.values()), "no card beyond the pack"
+    for c in pack:
+        if missing[c] > 0:
+            order.append(c)
+            missing[c] -= 1
+    assert Counter(order) == Counter(pack), "the deck is the whole pack"
     return tuple(order)
 
 
@@ -116,11 +147,12 @@ class Game:
         """A plain turn: draw, then discard `discard`."""
         return self.act(seat, Draw(source), Discard(card(discard)))
 
-    def refuses(self, seat: int, action: Action) -> str:
-        """Play `action`, expect it refused, check nothing changed; return its code."""
+    def refuses(self, seat: int, *actions: Action) -> str:
+        """Play `actions` as one list, expect it refused, check nothing changed;
+        return the error's code."""
         before = copy.deepcopy(self.table)
         with pytest.raises(IllegalMove) as refused:
-            self.act(seat, action)
+            self.act(seat, *actions)
         assert self.table == before, "a refused move changes nothing"
         return refused.value.code
 
@@ -142,6 +174,19 @@ def new_game(
         rules = RuleSet.from_dict({**rules.to_dict(), "hand_size": len(cards(hands[0]))})
     first = deck_for(hands, upcard, stock, dealer, rules.pack)
     return seated_game(rules, players, dealer, (first, *later))
+
+
+def starter_game(
+    hands: Sequence[Codes],
+    stock: Codes = (),
+    *,
+    dealer: int = 0,
+    rules: RuleSet,
+    later: Sequence[tuple[Card, ...]] = (),
+) -> Game:
+    """`new_game` for Wrotham's deal (no upcard, the starter holds one card more)."""
+    first = starter_deck_for(hands, stock, dealer, rules.pack)
+    return seated_game(rules, len(hands), dealer, (first, *later))
 
 
 def seated_game(

@@ -1,0 +1,252 @@
+"""Concealed turns (docs/rules.md "Variants": Boathouse; Wrotham deals 4-6).
+
+In a concealed turn nothing is melded except inside the one request that goes
+out: its melds (and lay-offs onto them) take every card, less the final
+discard where going out needs one. Two places enforce it, and both read this
+module: `turns` refuses a meld, lay-off or swap played on its own
+(`meld_only_going_out`), so `legal` offers none and says instead whether a
+going-out list exists now (`can_go_out`); `play` accepts a request holding
+melds only if it goes out (`going_out_list`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from functools import cache
+
+from service.domain import melds, wilds
+from service.domain.actions import Action, Discard, Draw, LayOff, Meld
+from service.domain.cards import Card
+from service.domain.errors import MeldOnlyGoingOut
+from service.domain.rules import GoingOut, MeldsPerTurn, RuleSet, Variant
+from service.domain.state import HandState, Table
+
+WROTHAM_CONCEALED_FROM = 4
+"""Wrotham's first concealed deal: deals 1-3 are played as `wild`, 4-6 concealed.
+Decided: the deals a tie adds after the sixth stay concealed, like the last ones."""
+
+MeldFinder = Callable[[Sequence[Card]], Iterable[Sequence[Card]]]
+"""Every valid meld some of `cards` make (each a list of cards)."""
+
+
+def is_concealed(table: Table) -> bool:
+    """Whether the hand in play is played concealed."""
+    hand = table.hand
+    if hand is None:
+        return False
+    variant = table.rules.variant
+    if variant is Variant.BOATHOUSE:
+        return True
+    return variant is Variant.WROTHAM and hand.number >= WROTHAM_CONCEALED_FROM
+
+
+def going_out(table: Table) -> GoingOut:
+    """How the hand in play is gone out of: Wrotham's concealed deals always end with
+    a discard (all the cards but one melded, then that one thrown), whatever the
+    game's `going_out` says for its first deals."""
+    if is_concealed(table) and table.rules.variant is Variant.WROTHAM:
+        return GoingOut.DISCARD
+    return table.rules.going_out
+
+
+def wants_discard_last(table: Table) -> bool:
+    """Whether a concealed request that melds all but one card and stops there is
+    `must_discard_last` (Wrotham) rather than `meld_only_going_out` (Boathouse)."""
+    return table.rules.variant is Variant.WROTHAM
+
+
+def is_rummy_possible(table: Table) -> bool:
+    """No rummy in a concealed hand: going out in one turn is the rule there, not a
+    feat (`last_hand.rummy` is false, `how` is `out`)."""
+    return not is_concealed(table)
+
+
+def meld_problem(table: Table, listed: bool) -> MeldOnlyGoingOut | None:
+    """A meld, lay-off or swap now: refused in a concealed turn unless it is part of a
+    request that goes out (`listed`, which `play` checks for the whole request)."""
+    if listed or not is_concealed(table):
+        return None
+    return MeldOnlyGoingOut(
+        "This hand is played concealed: melds, lay-offs and swaps are made only in "
+        "the one list of actions that goes out (its melds, then the final discard "
+        "where one is needed); send them together."
+    )
+
+
+def cards_spent(actions: Sequence[Action]) -> int:
+    """How many cards `actions` would take out of a hand, less the ones they draw
+    (a swap gives one card and takes one)."""
+    spent = 0
+    for action in actions:
+        if isinstance(action, Meld):
+            spent += len(action.cards)
+        elif isinstance(action, LayOff | Discard):
+            spent += 1
+        elif isinstance(action, Draw):
+            spent -= 1
+    return spent
+
+
+def meld_finder(rules: RuleSet) -> MeldFinder:
+    """The melds a going-out search may use: with wilds, every meld the wild rules
+    read (service/domain/wilds.py, the judge's own core); else the classic ones."""
+    if rules.has_wilds:
+
+        def find_wild(cards: Sequence[Card]) -> Iterable[Sequence[Card]]:
+            return [cards for cards, _ in wilds.hand_melds(cards, rules)]
+
+        return find_wild
+    aces = rules.aces
+
+    def find(cards: Sequence[Card]) -> Iterable[Sequence[Card]]:
+        return melds.possible_melds(cards, aces)
+
+    return find
+
+
+def going_out_request(table: Table, seat: int) -> tuple[Action, ...] | None:
+    """A request with which `seat` goes out now in a concealed turn (its melds, each
+    with a reading where it holds a wild, then the final discard where one is
+    needed or a card is left), or None if there is none. For players that choose
+    a going out rather than work one out: bots, benchmarks, tests."""
+    hand = table.hand
+    if hand is None or not is_concealed(table) or not can_go_out(table, seat):
+        return None
+    rules = table.rules
+    held = list(hand.hands[seat])
+    # Each meld the hand makes, by its cards sorted, as it is sent: its cards in
+    # table order and, with wilds, the reading parallel to them.
+    sendable: dict[_Key, Meld] = {}
+    if rules.has_wilds:
+        for cards, found in wilds.hand_melds(held, rules):
+            _, cards_read, as_ = found[0]
+            sendable[_key(cards)] = Meld(tuple(cards_read), tuple(as_))
+    else:
+        for natural in melds.possible_melds(held, rules.aces):
+            sendable[_key(natural)] = Meld(tuple(natural))
+    limit = 1 if rules.melds_per_turn is MeldsPerTurn.ONE else len(held)
+    taken = hand.taken_cards()
+    options: list[Card | None] = [] if going_out(table) is GoingOut.DISCARD else [None]
+    options.extend(card for card in dict.fromkeys(held) if card not in taken)
+    for discard in options:
+        left = list(held)
+        if discard is not None:
+            left.remove(discard)
+        split = _split(_key(left), list(sendable), limit)
+        if split is not None:
+            request: list[Action] = [sendable[cards] for cards in split]
+            if discard is not None:
+                request.append(Discard(discard))
+            return tuple(request)
+    return None
+
+
+def _split(left: _Key, candidates: Sequence[_Key], melds_allowed: int) -> list[_Key] | None:
+    """Melds among `candidates` that use up `left` exactly, or None."""
+    if not left:
+        return []
+    if melds_allowed == 0:
+        return None
+    counted = Counter(left)
+    first = left[0]
+    for meld in candidates:
+        if first not in meld:
+            continue
+        needed = Counter(meld)
+        if all(counted[card] >= count for card, count in needed.items()):
+            rest = _split(_key((counted - needed).elements()), candidates, melds_allowed - 1)
+            if rest is not None:
+                return [meld, *rest]
+    return None
+
+
+def can_go_out(table: Table, seat: int) -> bool:
+    """Whether `seat`, in its play phase, could go out now with one list of actions."""
+    hand = table.hand
+    assert hand is not None, "asked in a turn"
+    limit = 1 if table.rules.melds_per_turn is MeldsPerTurn.ONE else None
+    return going_out_exists(
+        hand.hands[seat],
+        meld_finder(table.rules),
+        # The final discard is the one card left, so it must not be a code taken
+        # from the pile this turn.
+        discardable=lambda card: card not in hand.taken_cards(),
+        discard_needed=going_out(table) is GoingOut.DISCARD,
+        most_melds=limit,
+    )
+
+
+def discard_allowed(hand: HandState, seat: int, card: Card) -> bool:
+    """Whether `card` may be discarded: not if every copy held was taken from the
+    pile this turn (copies are never told apart, so one other copy will do)."""
+    taken = hand.taken_cards().count(card)
+    return taken == 0 or hand.hands[seat].count(card) > taken
+
+
+def going_out_exists(
+    cards: Sequence[Card],
+    finder: MeldFinder,
+    *,
+    discardable: Callable[[Card], bool],
+    discard_needed: bool,
+    most_melds: int | None = None,
+) -> bool:
+    """Whether `cards` split into valid melds (at most `most_melds` of them), all of
+    them or all but one discardable card (which `discard_needed` requires).
+
+    Lay-offs and swaps inside a going-out list only rearrange the cards among its own
+    melds, so a split into melds is all a going-out list needs.
+    """
+    melds_allowed = len(cards) if most_melds is None else most_melds
+    # Every meld of a part of the hand is a meld of the hand: find them once.
+    found = [Counter(meld) for meld in finder(cards)]
+    in_a_meld = {card for meld in found for card in meld}
+    loose = [card for card in set(cards) if card not in in_a_meld]
+    # A card in no meld at all can only be the discard.
+    if len(loose) > 1 or (loose and not discardable(loose[0])):
+        return False
+    cover = _cover_search(found)
+    if not loose and not discard_needed and cover(_key(cards), melds_allowed):
+        return True
+    for card in loose or set(cards):
+        if discardable(card):
+            left = list(cards)
+            left.remove(card)
+            if cover(_key(left), melds_allowed):
+                return True
+    return False
+
+
+_Key = tuple[Card, ...]
+
+
+def _key(cards: Iterable[Card]) -> _Key:
+    return tuple(sorted(cards, key=lambda card: card.sort_key))
+
+
+def _cover_search(found: Sequence[Counter[Card]]) -> Callable[[_Key, int], bool]:
+    """An exact-cover search over multisets of cards by the melds `found`,
+    remembered per multiset."""
+    by_card: dict[Card, list[Counter[Card]]] = {}
+    for meld in found:
+        for card in meld:
+            by_card.setdefault(card, []).append(meld)
+
+    @cache
+    def cover(left: _Key, melds_allowed: int) -> bool:
+        if not left:
+            return True
+        if melds_allowed == 0:
+            return False
+        # Every card must lie in some meld: the card in fewest melds picks the melds
+        # to try (the fewest branches).
+        counted = Counter(left)
+        pivot = min(counted, key=lambda card: len(by_card.get(card, ())))
+        for meld in by_card.get(pivot, ()):
+            fits = all(counted[card] >= count for card, count in meld.items())
+            if fits and cover(_key((counted - meld).elements()), melds_allowed - 1):
+                return True
+        return False
+
+    return cover
