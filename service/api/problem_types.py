@@ -291,8 +291,7 @@ PROBLEM_TYPES: Mapping[str, ProblemType] = {
     "invalid_swap": ProblemType(
         409,
         "Invalid swap",
-        "Swaps are off in this game, or no wild card of that meld stands for the card "
-        "offered.",
+        "Swaps are off in this game, or no wild card of that meld stands for the card offered.",
         _RULES + "use one of `legal.swaps`.",
     ),
     "swapped_wild_unused": ProblemType(
