@@ -450,3 +450,24 @@ def test_a_changed_pot_is_named_at_the_end_of_its_hand() -> None:
     found = failure(rechain(export))
     assert (found.position, found.type) == (index + 1, "hand_ended")
     assert "pot" in found.message
+
+
+@UNTIL_MERGE
+def test_every_knock_count_is_the_one_of_the_reference_search_of_docs_audit_md() -> None:
+    from tests.audit_stream.test_audit_doc import DOC, _block
+
+    namespace: dict[str, Any] = {}
+    exec(compile(_block("<!-- reference-knock-count"), str(DOC), "exec"), namespace)
+    knock_count = namespace["knock_count"]
+    export = _finished_variant("knock")
+    results = [
+        event["data"]
+        for event in export["events"]
+        if event["type"] == "hand_ended" and event["data"]["how"] == "knock"
+    ]
+    assert results, "the plain player knocks in every hand"
+    for result in results:
+        for seat, held in enumerate(result["remaining"]):
+            count, unmatched, _ = knock_count(held)
+            assert result["counts"][seat] == count
+            assert result["unmatched"][seat] == unmatched
