@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from service.audit import deal
+from service.audit.limits import TurnLimitBroken, TurnLimits
 from service.domain import events as domain
 from service.domain import shuffle
 from service.domain.actions import Action, Discard, Draw, Knock, LayOff, Meld, Swap
@@ -68,6 +69,8 @@ class Referee:
     explicit: tuple[tuple[Card, ...], ...] = ()
     pending: deque[tuple[domain.Event, int | None]] = field(default_factory=deque)
     tally: Tally = field(default_factory=Tally)
+    limits: TurnLimits = field(default_factory=TurnLimits)
+    """The rules on whole requests that a turn must settle (service/audit/limits.py)."""
 
     @property
     def client_seeds(self) -> list[str]:
@@ -108,6 +111,10 @@ class Referee:
                 expected, expected_actor = self._move(table, kind, data, actor)
         self._compare(expected, expected_actor, kind, data, actor)
         domain.apply(table, expected)
+        try:
+            self.limits.check(table, expected)
+        except TurnLimitBroken as broken:
+            raise Mismatch(broken.message) from None
         self._count(expected, data)
 
     # --- the creation -------------------------------------------------------------

@@ -21,6 +21,7 @@ from uuid import UUID
 import msgspec
 import pytest
 
+from service.audit.limits import TurnLimitBroken, TurnLimits
 from service.audit.referee import Mismatch, Referee
 from service.audit.verify import Finding, Outcome, verify_export
 from service.bootstrap import open_games
@@ -28,6 +29,8 @@ from service.config import Settings, Store
 from service.domain import shuffle
 from service.domain.actions import Action, Discard, Draw, Knock, LayOff, Meld, Swap
 from service.domain.cards import JOKER, Card, card_codes, parse_cards, sorted_cards
+from service.domain.events import CardDiscarded, MeldLaid, WildSwapped
+from service.domain.melds import MeldKind
 from service.domain.rules import RuleSet
 from service.domain.state import Source, Status
 from service.domain.turns import legal_moves
@@ -471,3 +474,112 @@ def test_every_knock_count_is_the_one_of_the_reference_search_of_docs_audit_md()
             count, unmatched, _ = knock_count(held)
             assert result["counts"][seat] == count
             assert result["unmatched"][seat] == unmatched
+
+
+# --- the rules on whole requests, as a turn of the log shows them -------------------------------
+
+
+def _table_of(rules: dict[str, Any], players: int = 2) -> Any:
+    games = _games()
+    game_id = _create(games, rules, players)
+    table = _referee_at(_export(games, game_id)).table
+    assert table is not None
+    assert table.hand is not None
+    return table
+
+
+def _meld(seat: int, codes: str) -> MeldLaid:
+    return MeldLaid(seat, "m1", MeldKind.RUN, cards(codes))
+
+
+def test_a_meld_now_wild_must_leave_by_a_meld_before_the_turn_ends() -> None:
+    table = _table_of({"variant": "wild", "swapped_wild": "meld_now"})
+    seat = table.hand.turn
+    swap = WildSwapped(seat, "m1", Card.parse("7H"), JOKER, Card.parse("7H"))
+    discard = CardDiscarded(seat, table.hand.hands[seat][0])
+    limits = TurnLimits()
+    limits.check(table, swap)
+    with pytest.raises(TurnLimitBroken, match="swapped_wild_unused"):
+        limits.check(table, discard)
+    settled = TurnLimits()
+    settled.check(table, swap)
+    settled.check(table, _meld(seat, "9C 9D JK"))
+    settled.check(table, discard)
+
+
+def test_a_free_wild_may_stay_in_hand() -> None:
+    table = _table_of({"variant": "wild"})
+    seat = table.hand.turn
+    limits = TurnLimits()
+    limits.check(table, WildSwapped(seat, "m1", Card.parse("7H"), JOKER, Card.parse("7H")))
+    limits.check(table, CardDiscarded(seat, table.hand.hands[seat][0]))
+
+
+@pytest.mark.parametrize(("deal", "concealed"), [(1, False), (3, False), (4, True), (6, True)])
+def test_wrotham_lays_cards_in_deals_4_to_6_only_in_a_turn_that_goes_out(
+    deal: int, concealed: bool
+) -> None:
+    table = _table_of({"variant": "wrotham"}, players=3)
+    table.hand.number = deal
+    seat = table.hand.turn
+    limits = TurnLimits()
+    limits.check(table, _meld(seat, "5C 6C 7C"))
+    discard = CardDiscarded(seat, table.hand.hands[seat][0])
+    if concealed:
+        with pytest.raises(TurnLimitBroken, match="meld_only_going_out"):
+            limits.check(table, discard)
+    else:
+        limits.check(table, discard)
+    # A turn that empties the hand by its discard goes out: allowed in every deal.
+    going_out = TurnLimits()
+    going_out.check(table, _meld(seat, "5C 6C 7C"))
+    table.hand.hands[seat] = []
+    going_out.check(table, discard)
+
+
+def test_wrotham_concealed_going_out_needs_the_final_discard() -> None:
+    table = _table_of({"variant": "wrotham"}, players=3)
+    table.hand.number = 5
+    seat = table.hand.turn
+    table.hand.hands[seat] = []
+    with pytest.raises(TurnLimitBroken, match="must_discard_last"):
+        TurnLimits().check(table, _meld(seat, "5C 6C 7C"))
+    table.hand.number = 2
+    TurnLimits().check(table, _meld(seat, "5C 6C 7C"))
+
+
+def test_a_boathouse_meld_in_a_turn_that_does_not_go_out_is_named() -> None:
+    # A classic game's log, its rules rewritten as Boathouse's (same pack, same deal
+    # for two players, the simple player draws only from the stock): its first meld
+    # is laid in a turn that does not go out, which Boathouse forbids.
+    from tests.audit_stream.games import finished, new_game
+
+    games = _games()
+    game_id, _ = new_game(games)
+    export = finished(games, game_id)
+    events = export["events"]
+    meld = next(
+        i
+        for i, event in enumerate(events)
+        if event["type"] == "meld_laid"
+        and (end := _turn_end(events, i)) is not None
+        and events[end + 1]["type"] != "hand_ended"
+    )
+    end = _turn_end(events, meld)
+    assert end is not None
+    boathouse = RuleSet.from_dict({"variant": "boathouse", "deals": 2}).to_dict()
+    events[0]["data"]["rules"] = boathouse
+    export["rules"] = boathouse
+    found = failure(rechain(export))
+    assert found.position is not None
+    assert meld + 1 <= found.position <= end + 1, found
+
+
+def _turn_end(events: list[dict[str, Any]], index: int) -> int | None:
+    """The index of the discard that ends the turn of event `index`, if it has one."""
+    for later in range(index, len(events)):
+        if events[later]["type"] == "card_discarded":
+            return later
+        if events[later]["type"] == "hand_ended":
+            return None
+    return None
