@@ -19,10 +19,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from service.audit import deal
+from service.audit.limits import TurnLimitBroken, TurnLimits
 from service.domain import events as domain
 from service.domain import shuffle
 from service.domain.actions import Action, Discard, Draw, Knock, LayOff, Meld, Swap
 from service.domain.cards import Card, card_codes, parse_cards
+from service.domain.deal import check_deck
 from service.domain.errors import IllegalMove, RummyError
 from service.domain.flow import decide_join, next_event
 from service.domain.rules import RuleSet
@@ -67,6 +69,8 @@ class Referee:
     explicit: tuple[tuple[Card, ...], ...] = ()
     pending: deque[tuple[domain.Event, int | None]] = field(default_factory=deque)
     tally: Tally = field(default_factory=Tally)
+    limits: TurnLimits = field(default_factory=TurnLimits)
+    """The rules on whole requests that a turn must settle (service/audit/limits.py)."""
 
     @property
     def client_seeds(self) -> list[str]:
@@ -107,6 +111,10 @@ class Referee:
                 expected, expected_actor = self._move(table, kind, data, actor)
         self._compare(expected, expected_actor, kind, data, actor)
         domain.apply(table, expected)
+        try:
+            self.limits.check(table, expected)
+        except TurnLimitBroken as broken:
+            raise Mismatch(broken.message) from None
         self._count(expected, data)
 
     # --- the creation -------------------------------------------------------------
@@ -186,13 +194,34 @@ class Referee:
         try:
             match kind:
                 case "card_drawn":
+                    # Boathouse's second card is a draw too: the phase tells the rules
+                    # it is the second, and the comparison checks the logged `second`.
                     action: Action = Draw(Source(data["source"]))
                 case "stock_recycled":
                     action = Draw(Source.STOCK)
                 case "meld_laid":
-                    action = Meld(tuple(parse_cards(data["cards"])))
+                    # `as` is the reading the meld was laid with: as the player gave it,
+                    # or as the server read it; either is a move the player could send.
+                    readings = data.get("as")
+                    if readings is not None and not isinstance(readings, list):
+                        raise TypeError("as is a list of card codes, parallel to cards")
+                    action = Meld(
+                        tuple(parse_cards(data["cards"])),
+                        None if readings is None else tuple(parse_cards(readings)),
+                    )
                 case "card_laid_off":
-                    action = LayOff(Card.parse(data["card"]), str(data["meld_id"]))
+                    reading = data.get("as")
+                    action = LayOff(
+                        Card.parse(data["card"]),
+                        str(data["meld_id"]),
+                        None if reading is None else Card.parse(reading),
+                    )
+                case "wild_swapped":
+                    # The wild taken and what it stood for follow from the meld: the
+                    # rules produce them, and the comparison checks the logged ones.
+                    action = Swap(str(data["meld_id"]), Card.parse(data["card"]))
+                case "knocked":
+                    action = Knock(Card.parse(data["card"]))
                 case "card_discarded":
                     action = Discard(Card.parse(data["card"]))
                 case _:
@@ -226,6 +255,12 @@ class Referee:
             found = data.get(key)
             if found != value:
                 raise Mismatch(self._difference(expected, key, value, found))
+        # A member the rules do not produce (an `as` on a meld without wilds, a
+        # `second` on an ordinary draw) is a changed event too, whatever its value.
+        # (A join's data is the player's entry, checked when the seat is taken.)
+        extra = next((key for key in data if key not in wanted), None)
+        if extra is not None and not isinstance(expected, domain.PlayerJoined):
+            raise Mismatch(f"it has {extra} {data[extra]!r}, which the rules do not produce here")
 
     def _difference(self, expected: domain.Event, key: str, value: Any, found: Any) -> str:
         match expected:
@@ -308,7 +343,18 @@ class _Decks:
         for event in self.referee.recorded:
             data = event.get("data", {})
             if event.get("type") == "hand_dealt" and data.get("hand_number") == hand_number:
-                return _cards(data.get("deck"), f"hand {hand_number}'s deck")
+                deck = _cards(data.get("deck"), f"hand {hand_number}'s deck")
+                # Taken on trust while the seed is secret, but it must still be the
+                # game's whole pack: two packs and jokers make it a multiset.
+                table = self.referee.table
+                assert table is not None, "decks are asked for only once the game is set up"
+                try:
+                    check_deck(deck, table.rules.pack)
+                except RummyError as error:
+                    raise Mismatch(
+                        f"hand {hand_number}'s deck is not this game's pack: {_what(error)}"
+                    ) from None
+                return deck
         raise Mismatch(f"the log holds no deck for hand {hand_number}")
 
     def recycled_stock(

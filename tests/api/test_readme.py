@@ -11,7 +11,12 @@ import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+import pytest
+
+from service.domain.rules import RuleSet, Variant
+from service.domain.setup import check_new_game
 from tests.api.client import Api, Json
 
 README = Path(__file__).resolve().parents[2] / "README.md"
@@ -83,3 +88,47 @@ def test_the_readme_game_plays_as_written(api: Api) -> None:
     assert error.status_code == 409
     assert error.headers["content-type"].startswith("application/problem+json")
     assert error.json()["code"] == "game_over"
+
+
+# --- the variants' creation examples -----------------------------------------------------------
+
+
+def readme_variant_bodies() -> list[dict[str, Any]]:
+    """The bodies of the README's `Variants` curl examples, in order."""
+    section = README.read_text(encoding="utf-8").split("## Variants", 1)[1].split("\n## ", 1)[0]
+    script = section.split("```sh", 1)[1].split("```", 1)[0]
+    bodies = []
+    for chunk in script.split("curl ")[1:]:
+        assert "-X POST $API/games " in chunk, chunk
+        body = re.search(r"-d '(.*?)'", chunk, re.DOTALL)
+        assert body is not None, chunk
+        bodies.append(json.loads(body.group(1)))
+    return bodies
+
+
+def test_the_readme_creates_one_game_of_each_variant() -> None:
+    bodies = readme_variant_bodies()
+    assert [body["rules"]["variant"] for body in bodies] == [
+        variant.value for variant in Variant if variant is not Variant.CLASSIC
+    ]
+    listed = README.read_text(encoding="utf-8").split("## Variants", 1)[1].split("```sh", 1)[0]
+    for variant in Variant:
+        if variant is not Variant.CLASSIC:
+            assert f"- `{variant.value}`:" in listed
+
+
+@pytest.mark.parametrize("body", readme_variant_bodies(), ids=lambda body: body["rules"]["variant"])
+def test_each_readme_variant_game_is_one_the_rules_allow(body: dict[str, Any]) -> None:
+    rules = RuleSet.from_dict(body["rules"])
+    check_new_game(rules, body.get("seats", len(body["players"])))
+
+
+@pytest.mark.skip(reason="UN-SKIP AT MERGE: needs the variants' rules in the HTTP schema (i13-api)")
+@pytest.mark.parametrize("body", readme_variant_bodies(), ids=lambda body: body["rules"]["variant"])
+def test_each_readme_variant_game_is_created_over_http(api: Api, body: dict[str, Any]) -> None:
+    created = api.client.post("/games", json=body)
+    assert created.status_code == 201, created.text
+    shown = created.json()
+    view = api.client.get(f"/games/{shown['game_id']}").json()
+    assert view["rules"]["variant"] == body["rules"]["variant"]
+    assert view["rules"] == {**view["rules"], **body["rules"]}

@@ -89,3 +89,64 @@ def test_the_worked_example_is_what_the_code_computes() -> None:
         assert stated[f"canonical {number}"] == canonical(content).decode("utf-8")
         assert stated[f"hash {number}"] == linked["hash"]
         previous = linked["hash"]
+
+
+# --- the worked knock count -------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def knock_reference() -> dict[str, Any]:
+    namespace: dict[str, Any] = {}
+    exec(compile(_block("<!-- reference-knock-count"), str(DOC), "exec"), namespace)
+    return namespace
+
+
+def _knock_section() -> str:
+    text = DOC.read_text(encoding="utf-8")
+    return text.split("## Worked knock count", 1)[1].split("\n## ", 1)[0]
+
+
+def test_the_reference_knock_count_gives_the_worked_example(
+    knock_reference: dict[str, Any],
+) -> None:
+    section = _knock_section()
+    held = re.search(r"holds eleven cards:\s+`([^`]+)`, and knocks with `(\w+)`", section)
+    assert held is not None
+    hand = held.group(1).split()
+    knock_card = held.group(2)
+    assert len(hand) == 11
+    hand.remove(knock_card)
+    count, unmatched, melds = knock_reference["knock_count"](hand)
+    assert f"**{count}**" in section
+    assert f"`unmatched` `{json.dumps(unmatched)}`" in " ".join(section.split())
+    shown = sorted(" ".join(meld) for meld in melds)
+    assert shown == ["3C 3D 3H 3S", "AD AH AS"]
+    # Worked by hand: the four threes and the three aces leave 2 + 5 + 7.
+    assert (count, unmatched) == (14, ["2D", "5D", "7D"])
+    # Every row of the doc's table of arrangements has the count of its cards.
+    value = knock_reference["value"]
+    rows = re.findall(r"^   \| `[^|]+\| `([^`]+)`[^|]*\| (\d+) \|$", section, re.M)
+    assert len(rows) == 5
+    for left, printed in rows:
+        assert sum(value(card) for card in left.split()) == int(printed), left
+
+
+@pytest.mark.parametrize("aces", ["low", "high_or_low", "around_the_corner"])
+def test_the_reference_melds_are_the_rules_melds(
+    knock_reference: dict[str, Any], aces: str
+) -> None:
+    # Checked against the service's own judge on every 3-card hand and a spread of
+    # longer runs and sets: the reference is what docs/rules.md calls a meld.
+    from itertools import combinations
+
+    from service.domain.cards import FULL_DECK
+    from service.domain.melds import is_meld
+    from service.domain.rules import Aces
+
+    is_reference = knock_reference["is_meld"]
+    hands = [list(three) for three in combinations(FULL_DECK, 3)]
+    hands += [list(FULL_DECK[start : start + n]) for n in (4, 5, 13) for start in range(0, 40)]
+    hands += [[FULL_DECK[12], *FULL_DECK[:n]] for n in (2, 3)]  # K A 2 (3) of clubs
+    for hand in hands:
+        codes = [card.code for card in hand]
+        assert is_reference(codes, aces) == is_meld(hand, Aces(aces)), codes

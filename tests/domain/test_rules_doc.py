@@ -71,3 +71,110 @@ def test_every_value_of_an_option_is_described_in_its_section(option: str) -> No
 def test_the_table_lists_the_options_and_nothing_else() -> None:
     listed = re.findall(r"^\| \[`(\w+)`\]\(#\w+\)", text(), flags=re.MULTILINE)
     assert listed == OPTIONS
+
+
+# --- the variants ----------------------------------------------------------------------------
+
+VARIANT_OPTIONS = [
+    field.name for field in dataclasses.fields(rules.RuleSet) if field.name not in OPTIONS
+]
+"""The options only the variants have (`variant`, `packs`, `jokers`, ...)."""
+DASH = "\u2013"
+"""The en dash the table writes for "no such option" and in ranges."""
+TABLED = [name for name in (*OPTIONS, *VARIANT_OPTIONS) if name != "variant"]
+
+
+def _plain(value: object) -> str:
+    value = value.value if isinstance(value, StrEnum) else value
+    return value if isinstance(value, str) else json.dumps(value)
+
+
+def expected_cell(variant: rules.Variant, option: str) -> str:
+    """What the table of rule sets must say of `option` in `variant`, read off the
+    variant's preset (`rules.VARIANTS`)."""
+    preset = rules.VARIANTS[variant]
+    if option not in preset.accepted:
+        return DASH
+    if option in preset.fixed:
+        return f"`{_plain(preset.fixed[option])}` fixed"
+    default = getattr(rules.RuleSet.from_dict({"variant": variant.value}), option)
+    if option in preset.ranges:
+        low, high = preset.ranges[option]
+        return f"{low}{DASH}{high}, default `{_plain(default)}`"
+    if option in OPTIONS and default == getattr(rules.CLASSIC, option):
+        return "any"
+    return f"default `{_plain(default)}`"
+
+
+def variant_table() -> dict[str, dict[str, str]]:
+    """The table of rule sets: row name -> variant -> cell."""
+    after = text().split("<!-- variant-table:", 1)[1].split("\n", 1)[1]
+    lines = []
+    for line in after.splitlines():
+        if not line.startswith("|"):
+            break
+        lines.append([cell.strip() for cell in line.strip().strip("|").split("|")])
+    header, _, *rows = lines
+    assert header[0] == "option"
+    return {row[0].strip("`"): dict(zip(header[1:], row[1:], strict=True)) for row in rows}
+
+
+def test_the_table_of_rule_sets_has_a_column_per_variant_and_a_row_per_option() -> None:
+    table = variant_table()
+    assert list(table) == ["players", *TABLED]
+    for row in table.values():
+        assert list(row) == [variant.value for variant in rules.Variant]
+
+
+@pytest.mark.parametrize("variant", list(rules.Variant))
+def test_the_table_of_rule_sets_agrees_with_the_presets(variant: rules.Variant) -> None:
+    table = variant_table()
+    low, high = rules.VARIANTS[variant].players
+    assert table["players"][variant.value] == (f"{low}" if low == high else f"{low}{DASH}{high}")
+    for option in TABLED:
+        assert table[option][variant.value] == expected_cell(variant, option), option
+
+
+@pytest.mark.parametrize("option", VARIANT_OPTIONS)
+def test_every_variant_option_has_its_own_section(option: str) -> None:
+    body = section(option)
+    assert body.strip()
+    for variant, preset in rules.VARIANTS.items():
+        if option in preset.ranges:
+            low, high = preset.ranges[option]
+            assert f"{low} to {high}" in body, f"{option}: {variant.value}'s range"
+
+
+def test_the_sections_name_every_variant_and_every_swapped_wild_value() -> None:
+    for variant in rules.Variant:
+        assert f"`{variant.value}`" in section("variant")
+    for value in rules.SwappedWild:
+        assert f"`{value.value}`" in section("swapped_wild")
+
+
+def _pot(
+    counts: dict[str, int], knocker: str, penalty: int = 10, bonus: int = 25
+) -> tuple[list[str], int]:
+    """Knock Rummy's winners and pot as the rules text words them, written apart from
+    the service's code."""
+    others = {seat: count for seat, count in counts.items() if seat != knocker}
+    undercut = min(others.values()) <= counts[knocker]
+    field = others if undercut else counts
+    lowest = min(field.values())
+    winners = sorted(seat for seat, count in field.items() if count == lowest)
+    pot = sum(count - lowest for seat, count in counts.items() if seat not in winners)
+    if undercut:
+        pot += penalty
+    elif winners == [knocker] and counts[knocker] == 0:
+        pot += bonus * len(others)
+    return winners, pot
+
+
+def test_the_worked_pots_follow_the_rules_text() -> None:
+    rows = re.findall(
+        r"^\s*\| (A \d+, B \d+, C \d+) \| (\w) .*\*\*(\d+)\*\* \|$", text(), flags=re.MULTILINE
+    )
+    assert len(rows) == 3
+    for counts_text, winner, pot in rows:
+        counts = {seat: int(count) for seat, count in re.findall(r"(\w) (\d+)", counts_text)}
+        assert _pot(counts, knocker="A") == ([winner], int(pot)), counts_text

@@ -15,7 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from service.domain import shuffle
-from service.domain.cards import FULL_DECK, Card, card_codes, parse_cards
+from service.domain.cards import FULL_DECK, Card, card_codes, pack, parse_cards
 from service.domain.shuffle import (
     _block,
     _fisher_yates,
@@ -87,6 +87,12 @@ def _line_value(name: str, seed: str, client_seeds: Sequence[str], pile: list[st
     """What the code says the worked-example line `name` should be."""
     key = _key(seed, client_seeds)
     line_kinds: list[tuple[str, Callable[..., Any]]] = [
+        (
+            r"deck hand (\d+), (first twenty|all \d+) \((\d+) packs?, (\d+) jokers?\)",
+            lambda h, how, packs, jokers: _pack_deck_line(
+                seed, client_seeds, int(h), how, int(packs), int(jokers)
+            ),
+        ),
         (r"commitment", lambda: commitment(seed)),
         (r"key material", lambda: _key_material(seed, client_seeds).hex()),
         (r"key", lambda: key.hex()),
@@ -112,6 +118,17 @@ def _line_value(name: str, seed: str, client_seeds: Sequence[str], pile: list[st
         if match := re.fullmatch(pattern, name):
             return compute(*match.groups())
     raise AssertionError(f"docs/fairness.md has a worked-example line nobody checks: {name!r}")
+
+
+def _pack_deck_line(
+    seed: str, client_seeds: Sequence[str], hand: int, how: str, packs: int, jokers: int
+) -> list[str]:
+    """A deck of a pack with more than 52 cards, whole or its first twenty."""
+    deck = card_codes(deck_order(seed, client_seeds, hand, pack(packs, jokers)))
+    if how == "first twenty":
+        return deck[:20]
+    assert how == f"all {len(deck)}", f"{how}: the pack has {len(deck)} cards"
+    return deck
 
 
 def _render_example(
@@ -171,6 +188,11 @@ def test_the_reference_implementation_reproduces_every_worked_example(example):
             assert reference["commitment"](seed) == printed
         if match := re.fullmatch(r"deck hand (\d+), (first ten|all 52)", name):
             assert reference["deck"](seed, client_seeds, int(match[1]))[: len(printed)] == printed
+        pattern = r"deck hand (\d+), (?:first twenty|all \d+) \((\d+) packs?, (\d+) jokers?\)"
+        if match := re.fullmatch(pattern, name):
+            hand, packs, jokers = map(int, match.groups())
+            dealt = reference["deck"](seed, client_seeds, hand, packs, jokers)
+            assert dealt[: len(printed)] == printed
         if match := re.fullmatch(r"first dealer, (\d+) players", name):
             assert reference["first_dealer"](seed, client_seeds, int(match[1])) == printed
         if match := re.fullmatch(r"recycle hand (\d+) #(\d+)", name):
@@ -206,6 +228,53 @@ def test_the_reference_implementation_deals_the_same_decks_as_the_code():
                 seed, client_seeds, players
             )
         assert reference["commitment"](seed) == commitment(seed)
+
+
+PACKS = [(1, 0), (1, 1), (1, 2), (1, 3), (2, 0), (2, 2), (2, 4)]
+
+
+def test_the_reference_pack_is_the_extended_reference_order():
+    reference = _reference_implementation()
+    (listing,) = _fenced_blocks_after("reference-deck")
+    fifty_two = listing.split()
+    for packs, jokers in PACKS:
+        # Pack 1 in the 52-card order, then pack 2, then the jokers.
+        expected = fifty_two * packs + ["JK"] * jokers
+        assert reference["pack"](packs, jokers) == expected
+        assert card_codes(pack(packs, jokers)) == expected
+    assert reference["pack"]() == fifty_two
+
+
+def test_the_reference_implementation_deals_the_same_decks_of_every_pack_as_the_code():
+    reference = _reference_implementation()
+    for i in range(120):
+        seed = f"pack-seed-{i}"
+        client_seeds = CLIENT_SEED_LISTS[i % len(CLIENT_SEED_LISTS)]
+        hand = i % 7 + 1
+        packs, jokers = PACKS[i % len(PACKS)]
+        deck = card_codes(deck_order(seed, client_seeds, hand, pack(packs, jokers)))
+        assert reference["deck"](seed, client_seeds, hand, packs, jokers) == deck, seed
+        assert Counter(deck) == Counter(reference["pack"](packs, jokers))
+
+
+def test_a_pack_of_52_deals_as_before_jokers_existed():
+    # The default pack is the 52 cards: classic decks are unchanged.
+    for hand in range(1, 6):
+        assert deck_order(SEED, TWO_EMPTY, hand, pack(1, 0)) == deck_order(SEED, TWO_EMPTY, hand)
+
+
+@given(
+    seed=st.text(max_size=40),
+    client_seeds=st.lists(st.text(max_size=10), max_size=6),
+    hand=st.integers(min_value=1, max_value=10**6),
+    packs=st.integers(min_value=1, max_value=2),
+    jokers=st.integers(min_value=0, max_value=4),
+)
+def test_the_reference_implementation_agrees_on_any_pack(seed, client_seeds, hand, packs, jokers):
+    reference = _reference_implementation()
+    deck = card_codes(deck_order(seed, client_seeds, hand, pack(packs, jokers)))
+    assert reference["deck"](seed, client_seeds, hand, packs, jokers) == deck
+    assert Counter(deck) == Counter(reference["pack"](packs, jokers))
 
 
 @given(
