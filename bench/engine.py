@@ -5,9 +5,18 @@ Every game is seeded, so a run is repeatable:
     uv run python bench/engine.py --games 200 --players 2
 
 prints `engine: N games, M actions in S s: X actions/s, Y games/s`. An action
-is one move a player makes (a draw, a meld, a lay-off or a discard), each
-checked, recorded and followed by what happens by itself, as the service plays
-it; choosing the move asks `legal_moves`, as a client offering moves would.
+is one move a player makes (a draw, a meld, a lay-off, a discard, and the
+variants' swaps, knocks and concealed going-out lists), each checked, recorded
+and followed by what happens by itself, as the service plays it; choosing the
+move asks `legal_moves`, as a client offering moves would.
+
+    uv run python -m bench.engine --rules '{"variant": "knock"}'
+    uv run python -m bench.engine --variants      # every variant, one line each
+    uv run python -m bench.engine --against bf6cd05 --rounds 3
+
+`--against REF` plays the same games with the code of git ref REF (checked
+out in a temporary worktree) and this code, alternating, in one run: the
+older code is the floor, and the ratio is what a change cost.
 """
 
 from __future__ import annotations
@@ -15,17 +24,23 @@ from __future__ import annotations
 import argparse
 import cProfile
 import json
+import os
 import pstats
 import random
+import re
+import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
-from service.domain.actions import Action, Discard, Draw, LayOff, Meld
+from service.domain import concealed
+from service.domain.actions import Action, Discard, Draw, Knock, LayOff, Meld, Swap
 from service.domain.decks import SeededDecks
 from service.domain.play import play, start
-from service.domain.rules import RuleSet
+from service.domain.rules import RuleSet, SwappedWild
 from service.domain.state import Table
 from service.domain.turns import legal_moves
 
@@ -55,35 +70,49 @@ class Result:
         )
 
 
-def random_action(table: Table, rng: random.Random) -> tuple[int, Action]:
-    """A random legal move for the seat to play, leaning towards melding and laying off."""
+def random_action(table: Table, rng: random.Random) -> tuple[int, Sequence[Action]]:
+    """A random legal request for the seat to play, leaning towards melding and laying
+    off. (Classic games draw the same random numbers as they always have, so the
+    classic games played are the same games from one version to the next.)"""
     hand = table.hand
     assert hand is not None, "a hand is in play until the game is over"
     seat = hand.turn
     moves = legal_moves(table, seat)
     if moves.draw:
-        return seat, Draw(rng.choice(moves.draw))
+        return seat, (Draw(rng.choice(moves.draw)),)
+    if moves.can_go_out:
+        request = concealed.going_out_request(table, seat)
+        if request is not None:
+            return seat, request
     # In classic games these are `melds` then `lay_offs`, in that order; with wilds
-    # a meld holding a wild comes with its reading (`as`), and swaps are left out
-    # (under `meld_now` a swap needs a request of its own making).
-    plays = [action for action in moves.actions() if isinstance(action, Meld | LayOff)]
+    # a meld holding a wild comes with its reading (`as`). Swaps only where the wild
+    # taken is free (under `meld_now` a swap needs a request of its own making); a
+    # knock ends the hand, so it is offered once, not once per card.
+    plays: list[Action] = [a for a in moves.actions() if isinstance(a, Meld | LayOff)]
+    if table.rules.swapped_wild is SwappedWild.FREE:
+        plays.extend(Swap(meld_id, card) for meld_id, card, _ in moves.swaps)
+    plays.extend(Knock(card) for card in moves.knock[:1])
     if plays and rng.random() < PLAY_CHANCE:
-        return seat, plays[rng.randrange(len(plays))]
-    return seat, Discard(rng.choice(moves.discard))
+        return seat, (plays[rng.randrange(len(plays))],)
+    return seat, (Discard(rng.choice(moves.discard)),)
 
 
 def play_game(rules: RuleSet, players: int, seed: str) -> tuple[int, int]:
     """One complete game from `seed`; returns (actions, hands)."""
     table = Table(rules=rules, players=players, seated=[True] * players)
-    decks = SeededDecks(seed=seed, client_seeds=("",) * players, pack=rules.pack)
+    decks = _decks(rules, players, seed)
     rng = random.Random(seed)
     start(table, decks)
     actions = 0
     while not table.finished:
-        seat, action = random_action(table, rng)
-        play(table, seat, (action,), decks)
-        actions += 1
+        seat, request = random_action(table, rng)
+        play(table, seat, request, decks)
+        actions += len(request)
     return actions, table.hands_played
+
+
+def _decks(rules: RuleSet, players: int, seed: str) -> SeededDecks:
+    return SeededDecks(seed=seed, client_seeds=("",) * players, pack=rules.pack)
 
 
 def run(games: int, players: int, rules: RuleSet, seed: str) -> Result:
@@ -110,11 +139,33 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--profile", type=int, metavar="N", default=0, help="profile, print the top N functions"
     )
+    parser.add_argument("--variants", action="store_true", help="run each variant's preset in turn")
+    parser.add_argument(
+        "--against", metavar="REF", help="also run git ref REF's code, alternating with this"
+    )
+    parser.add_argument("--rounds", type=int, default=3, help="alternations with --against")
     return parser.parse_args(argv)
+
+
+VARIANT_RULES: dict[str, dict[str, object]] = {
+    "classic": {},
+    "wild": {"variant": "wild"},
+    "wild, deuces": {"variant": "wild", "wild_rank": "2", "jokers": 2},
+    "boathouse": {"variant": "boathouse"},
+    "knock": {"variant": "knock"},
+    "wrotham": {"variant": "wrotham"},
+}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
+    if args.against:
+        return _against(args)
+    if args.variants:
+        for name, given in VARIANT_RULES.items():
+            result = run(args.games, args.players, RuleSet.from_dict(given), args.seed)
+            print(f"{name:>14}: {result.line()}")
+        return 0
     rules = RuleSet.from_dict(args.rules)
     if args.profile:
         profiler = cProfile.Profile()
@@ -125,6 +176,49 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"{result.hands} hands, {result.actions / result.games:.0f} actions a game")
     print(result.line())
     return 0
+
+
+def _against(args: argparse.Namespace) -> int:
+    """This code and `args.against`'s, alternating, the same games each time."""
+    here = Path(__file__).resolve().parents[1]
+    common = ["--games", str(args.games), "--players", str(args.players), "--seed", args.seed]
+    common += ["--rules", json.dumps(args.rules)]
+    with tempfile.TemporaryDirectory() as scratch:
+        old = Path(scratch) / "old"
+        subprocess.run(
+            ["git", "-C", str(here), "worktree", "add", "--detach", "-q", str(old), args.against],
+            check=True,
+        )
+        try:
+            rates: dict[str, list[float]] = {"old": [], "new": []}
+            for _ in range(args.rounds):
+                for label, root in (("old", old), ("new", here)):
+                    line = _run_in(root, common)
+                    rate = float(re.search(r"([\d,]+) actions/s", line)[1].replace(",", ""))  # type: ignore[index]
+                    rates[label].append(rate)
+                    print(f"{label} ({args.against if label == 'old' else 'this tree'}): {line}")
+        finally:
+            subprocess.run(
+                ["git", "-C", str(here), "worktree", "remove", "--force", str(old)], check=True
+            )
+    best_old, best_new = max(rates["old"]), max(rates["new"])
+    print(f"floor: {args.against}, best of {args.rounds}: {best_old:,.0f} actions/s")
+    print(f"this tree, best of {args.rounds}: {best_new:,.0f} actions/s")
+    print(f"ratio: {best_new / best_old:.3f} of the floor's speed")
+    return 0
+
+
+def _run_in(root: Path, arguments: list[str]) -> str:
+    environment = {**os.environ, "PYTHONPATH": str(root)}
+    done = subprocess.run(
+        [sys.executable, "-m", "bench.engine", *arguments],
+        cwd=root,
+        env=environment,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return done.stdout.strip().splitlines()[-1]
 
 
 if __name__ == "__main__":

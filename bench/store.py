@@ -139,11 +139,11 @@ def play_games(games: RummyApplication, actions: int, seed: str) -> tuple[int, f
         decks = SeededDecks(seed=game_seed, client_seeds=("", ""))
         start(table, decks)
         while done < actions and not table.finished:
-            seat, action = random_action(table, rng)
+            seat, request = random_action(table, rng)
             began = time.perf_counter()
-            version = games.play(game_id, seat, [action]).state.version
+            version = games.play(game_id, seat, list(request)).state.version
             acting += time.perf_counter() - began
-            play(table, seat, [action], decks)
+            play(table, seat, request, decks)
             done += 1
         assert games.state(game_id).version == version, "the players' table kept up"
     return done, acting
@@ -356,8 +356,8 @@ def game_of(games: RummyApplication, events: int, seed: str) -> UUID:
     ).game_id
     version = 1
     while version < events:
-        seat, action = random_action(games.state(game_id).table, rng)
-        version = games.play(game_id, seat, [action]).state.version
+        seat, request = random_action(games.state(game_id).table, rng)
+        version = games.play(game_id, seat, list(request)).state.version
     return game_id
 
 

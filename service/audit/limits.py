@@ -17,28 +17,15 @@ from dataclasses import dataclass, field
 
 from service.domain import events as domain
 from service.domain.cards import Card
+from service.domain.concealed import is_concealed
 from service.domain.rules import SwappedWild, Variant
 from service.domain.state import Table
-
-WROTHAM_CONCEALED_FROM = 4
-"""Wrotham's deals 4 to 6 are concealed."""
 
 
 class TurnLimitBroken(Exception):
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
-
-
-def concealed(table: Table) -> bool:
-    """Whether the hand in play is played concealed (docs/rules.md)."""
-    hand = table.hand
-    variant = table.rules.variant
-    if hand is None:
-        return False
-    if variant is Variant.BOATHOUSE:
-        return True
-    return variant is Variant.WROTHAM and hand.number >= WROTHAM_CONCEALED_FROM
 
 
 @dataclass
@@ -58,7 +45,7 @@ class TurnLimits:
             case domain.CardLaidOff(seat=seat, card=card):
                 self._laid(table, seat, (card,))
             case domain.WildSwapped(wild=wild):
-                self.laid = self.laid or concealed(table)
+                self.laid = self.laid or is_concealed(table)
                 if table.rules.swapped_wild is SwappedWild.MELD_NOW:
                     self.owed.append(wild)
             case domain.CardDiscarded(seat=seat) | domain.Knocked(seat=seat):
@@ -70,7 +57,7 @@ class TurnLimits:
         for card in cards:
             if card in self.owed:
                 self.owed.remove(card)
-        if not concealed(table):
+        if not is_concealed(table):
             return
         self.laid = True
         hand = table.hand

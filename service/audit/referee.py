@@ -24,6 +24,7 @@ from service.domain import events as domain
 from service.domain import shuffle
 from service.domain.actions import Action, Discard, Draw, Knock, LayOff, Meld, Swap
 from service.domain.cards import Card, card_codes, parse_cards
+from service.domain.concealed import is_concealed
 from service.domain.deal import check_deck
 from service.domain.errors import IllegalMove, RummyError
 from service.domain.flow import decide_join, next_event
@@ -170,7 +171,10 @@ class Referee:
             return joined, domain.actor(joined)
         seat, action = self._action(table, kind, data, actor)
         try:
-            produced = decide(table, seat, action, self._decks)
+            # Melds in a concealed turn come from a going-out list; that the turn
+            # does go out is the turn limits' check (service/audit/limits.py).
+            listed = is_concealed(table)
+            produced = decide(table, seat, action, self._decks, going_out_list=listed)
         except IllegalMove as error:
             raise Mismatch(
                 f"seat {seat}'s {_describe(action)} breaks the rules: {error.message}"
@@ -188,7 +192,7 @@ class Referee:
         if kind == "hand_ended" and data.get("how") == HandEnding.EXHAUSTED.value:
             # Drawing from an empty stock with no recycle left ends the hand: the
             # log shows only the end, made by the system for the seat to move.
-            if hand is None or hand.phase is not Phase.DRAW:
+            if hand is None or hand.phase not in (Phase.DRAW, Phase.SECOND_DRAW):
                 raise Mismatch("a hand ends exhausted only when a player draws from the stock")
             return hand.turn, Draw(Source.STOCK)
         try:

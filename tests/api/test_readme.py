@@ -123,7 +123,6 @@ def test_each_readme_variant_game_is_one_the_rules_allow(body: dict[str, Any]) -
     check_new_game(rules, body.get("seats", len(body["players"])))
 
 
-@pytest.mark.skip(reason="UN-SKIP AT MERGE: needs the variants' rules in the HTTP schema (i13-api)")
 @pytest.mark.parametrize("body", readme_variant_bodies(), ids=lambda body: body["rules"]["variant"])
 def test_each_readme_variant_game_is_created_over_http(api: Api, body: dict[str, Any]) -> None:
     created = api.client.post("/games", json=body)

@@ -1,0 +1,147 @@
+"""Random whole games of every variant through the application: at every step the
+pack is conserved as a multiset and the move played is one `legal` offered; every
+hand ends; the stored events rebuild the live game; the export verifies.
+
+`RUMMY_FUZZ_GAMES` sets the games per variant (a few by default, so the suite
+stays quick; `RUMMY_FUZZ_GAMES=500 pytest tests/game/test_variant_fuzz.py` is
+the full run quoted in the notes).
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from random import Random
+from typing import Any
+
+import pytest
+
+from service.audit.verify import Outcome, verify_export
+from service.bootstrap import open_games
+from service.config import Settings, Store
+from service.domain import concealed
+from service.domain.actions import Action, Discard, Draw, Knock, LayOff, Meld, Swap
+from service.domain.cards import Card
+from service.domain.events import apply
+from service.domain.rules import VARIANTS, RuleSet, SwappedWild, Variant
+from service.domain.state import Status, Table
+from service.domain.turns import LegalMoves, decide, legal_moves
+from service.game.commands import NewGame, NewSeat
+from tests.audit_stream.games import export_of
+
+GAMES = int(os.environ.get("RUMMY_FUZZ_GAMES", "4"))
+MAX_STEPS = 20_000
+"""Far more moves than any game of two deals can take: a game past it is stuck."""
+
+RULES: dict[str, dict[str, Any]] = {
+    "classic": {"deals": 2},
+    "wild": {"variant": "wild", "deals": 2},
+    "wild-deuces": {"variant": "wild", "wild_rank": "2", "jokers": 1, "deals": 2},
+    "wild-meld-now": {"variant": "wild", "swapped_wild": "meld_now", "deals": 2},
+    "boathouse": {"variant": "boathouse", "deals": 2},
+    "knock": {"variant": "knock", "deals": 2, "exhausted": "score"},
+    "wrotham": {"variant": "wrotham"},
+}
+
+
+def choose(table: Table, seat: int, moves: LegalMoves, rng: Random) -> list[Action]:
+    """A random legal request, leaning towards playing cards so hands end by play."""
+    if moves.can_go_out:
+        request = concealed.going_out_request(table, seat)
+        assert request is not None, "can_go_out says a going-out request exists"
+        if rng.random() < 0.8:
+            return list(request)
+    actions = moves.actions()
+    draws = [action for action in actions if isinstance(action, Draw)]
+    if draws:
+        return [rng.choice(draws)]
+    knocks = [action for action in actions if isinstance(action, Knock)]
+    plays = [a for a in actions if not isinstance(a, Discard | Knock)]
+    if knocks and rng.random() < 0.15:
+        return [rng.choice(knocks)]
+    if plays and rng.random() < 0.8:
+        chosen = rng.choice(plays)
+        if isinstance(chosen, Swap) and table.rules.swapped_wild is SwappedWild.MELD_NOW:
+            return _swap_and_use(table, seat, chosen, rng)
+        return [chosen]
+    return [rng.choice([a for a in actions if isinstance(a, Discard)])]
+
+
+def _swap_and_use(table: Table, seat: int, swap: Swap, rng: Random) -> list[Action]:
+    """Under `meld_now` a swap's wild must be melded or laid off in the same request:
+    the swap, then a meld or lay-off of the wild that `legal` offers after it (tried
+    on a copy of the table), or a plain discard if there is none."""
+    trial = table.copy()
+    for event in decide(trial, seat, swap, _NO_DECKS):
+        apply(trial, event)
+    assert trial.hand is not None
+    wild = trial.hand.hands[seat][-1]  # the swapped wild joins the hand last
+    using = [
+        action
+        for action in legal_moves(trial, seat).actions()
+        if (isinstance(action, Meld) and wild in action.cards)
+        or (isinstance(action, LayOff) and action.card == wild)
+    ]
+    if not using:
+        return [
+            rng.choice([a for a in legal_moves(table, seat).actions() if isinstance(a, Discard)])
+        ]
+    return [swap, rng.choice(using)]
+
+
+class _NoDecks:
+    """A swap never deals nor draws."""
+
+    def first_dealer(self, players: int) -> int:
+        raise AssertionError("no deal in a swap")
+
+    def deck(self, hand_number: int) -> list[Card]:
+        raise AssertionError("no deal in a swap")
+
+    def recycled_stock(self, hand_number: int, recycle_number: int, discards: Any) -> list[Card]:
+        raise AssertionError("no draw in a swap")
+
+
+_NO_DECKS = _NoDecks()
+
+
+@pytest.mark.parametrize("name", list(RULES))
+def test_random_games_keep_every_invariant_and_verify(name: str) -> None:
+    rules = RuleSet.from_dict(RULES[name])
+    low, high = VARIANTS[rules.variant].players
+    games = open_games(Settings(store=Store.MEMORY), bots=None)
+    rng = Random(name)
+    pack = Counter(rules.pack)
+    for number in range(GAMES):
+        players = rng.randint(low, high)
+        created = games.create_game(
+            NewGame(
+                seats=[NewSeat(f"P{seat}") for seat in range(players)],
+                rules=rules,
+                seed=f"fuzz-{name}-{number}",
+            )
+        )
+        game_id = created.game_id
+        for _ in range(MAX_STEPS):
+            table = games.state(game_id).table
+            if table.status is Status.FINISHED:
+                break
+            hand = table.hand
+            assert hand is not None
+            assert Counter(hand.cards()) == pack, "the pack is conserved as a multiset"
+            seat = hand.turn
+            moves = legal_moves(table, seat)
+            request = choose(table, seat, moves, rng)
+            games.play(game_id, seat, request)
+        else:
+            pytest.fail(f"{name} game {number} did not end in {MAX_STEPS} moves")
+        live = games.state(game_id)
+        rebuilt = games.state(game_id, version=live.version)
+        assert rebuilt.table == live.table, "the stored events rebuild the live game"
+        verdict = verify_export(export_of(games, game_id))
+        assert verdict.outcome is Outcome.VERIFIED, verdict
+
+
+def test_every_variant_is_fuzzed() -> None:
+    fuzzed = {RuleSet.from_dict(rules).variant for rules in RULES.values()}
+    assert fuzzed == set(Variant)
