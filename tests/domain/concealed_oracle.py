@@ -1,6 +1,7 @@
 """A brute-force oracle for concealed turns, written apart from the engine's search
 (service/domain/concealed.py): the melds straight from docs/rules.md (natural
-cards only), and a going-out list found by trying every group of cards."""
+cards; and, for Wrotham's jokers, wild melds read by filling the places of a set
+or run), and a going-out list found by trying every group of cards."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from itertools import combinations
 
 from service.domain.actions import Action, Discard, Meld
 from service.domain.cards import Card
-from service.domain.rules import Aces, GoingOut
+from service.domain.rules import Aces, GoingOut, RuleSet
 
 # Ranks a run may climb through (A = 1 ... K = 13), written out by hand: every run is
 # a window of 3 to 13 consecutive entries of its line.
@@ -89,4 +90,103 @@ def going_out_list(
         melds = split(whole - {thrown})
         if melds is not None:
             return [*(Meld(group) for group in melds), Discard(thrown)]
+    return None
+
+
+# --- with wild cards (Wrotham's jokers): written from docs/rules.md "Wild cards" ----------
+
+_RANK_CODES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+
+
+@cache
+def _targets(size: int, aces: Aces) -> tuple[frozenset[str], ...]:
+    """Every classic set and run of `size` cards, as sets of codes."""
+    found: set[frozenset[str]] = set()
+    if size <= 4:
+        for rank in _RANK_CODES:
+            for suits in combinations("CDHS", size):
+                found.add(frozenset(f"{rank}{suit}" for suit in suits))
+    for suit in "CDHS":
+        for line_rank in _RUNS[aces]:
+            if len(line_rank) == size:
+                found.add(frozenset(f"{_RANK_CODES[rank - 1]}{suit}" for rank in line_rank))
+    return tuple(found)
+
+
+def wild_reading(group: Sequence[Card], rules: RuleSet) -> tuple[Card, ...] | None:
+    """Some reading of `group` (what each card stands for, parallel to it) that makes
+    a meld, or None: non-wild cards stand for themselves, wilds fill the other places
+    of a classic set or run (a wild-rank card may also stand for itself), and at
+    least `min_natural` cards stand for themselves."""
+    assert rules.min_natural is not None
+    wild_rank = rules.wild_rank
+
+    def wild(card: Card) -> bool:
+        return card.is_joker or (wild_rank is not None and card.code[:-1] == wild_rank)
+
+    naturals = [card.code for card in group if not wild(card)]
+    if len(set(naturals)) != len(naturals):
+        return None
+    for target in _targets(len(group), rules.aces):
+        if not set(naturals) <= target:
+            continue
+        free = set(target) - set(naturals)
+        reading: list[str | None] = [None if wild(card) else card.code for card in group]
+        natural_count = len(naturals)
+        # Wild-rank cards that can stand for themselves do, as far as places allow.
+        for index, card in enumerate(group):
+            if wild(card) and not card.is_joker and card.code in free:
+                reading[index] = card.code
+                free.discard(card.code)
+                natural_count += 1
+        if natural_count < rules.min_natural:
+            continue
+        left = sorted(free)
+        for index, code in enumerate(reading):
+            if code is None:
+                reading[index] = left.pop()
+        return tuple(Card.parse(code) for code in reading if code is not None)
+    return None
+
+
+def wild_going_out_list(
+    held: Sequence[Card], rules: RuleSet, taken: Sequence[Card], going_out: GoingOut
+) -> list[Action] | None:
+    """As `going_out_list`, with wild melds (each sent with its reading) and the
+    hand as a multiset (the jokers repeat)."""
+
+    @cache
+    def split(
+        left: tuple[Card, ...],
+    ) -> tuple[tuple[tuple[Card, ...], tuple[Card, ...]], ...] | None:
+        if not left:
+            return ()
+        first, rest = left[0], left[1:]
+        for size in range(2, len(rest) + 1):
+            for others in dict.fromkeys(combinations(rest, size)):
+                group = (first, *others)
+                reading = wild_reading(group, rules)
+                if reading is None:
+                    continue
+                remaining = list(rest)
+                for card in others:
+                    remaining.remove(card)
+                found = split(tuple(remaining))
+                if found is not None:
+                    return ((group, reading), *found)
+        return None
+
+    ordered = tuple(sorted(held, key=lambda c: c.sort_key))
+    if going_out is GoingOut.ANY:
+        melds = split(ordered)
+        if melds is not None:
+            return [Meld(group, reading) for group, reading in melds]
+    for thrown in dict.fromkeys(ordered):
+        if thrown in taken:
+            continue
+        left = list(ordered)
+        left.remove(thrown)
+        melds = split(tuple(left))
+        if melds is not None:
+            return [*(Meld(group, reading) for group, reading in melds), Discard(thrown)]
     return None

@@ -27,7 +27,7 @@ from service.domain.play import play
 from service.domain.rules import GoingOut, Variant
 from service.domain.state import HandEnding, Phase, Source, Table
 from service.domain.turns import NO_MOVES, action_problem, is_legal, legal_moves
-from tests.domain.concealed_oracle import going_out_list, is_meld
+from tests.domain.concealed_oracle import going_out_list, is_meld, wild_going_out_list
 
 ACE_VALUE = 11
 
@@ -70,6 +70,8 @@ def oracle_list(table: Table) -> list[Action] | None:
     assert hand is not None
     held = hand.hands[hand.turn]
     taken = [c for c in (hand.taken, hand.taken_second) if c is not None]
+    if table.rules.has_wilds:
+        return wild_going_out_list(held, table.rules, taken, effective_going_out(table))
     return going_out_list(held, table.rules.aces, taken, effective_going_out(table))
 
 
