@@ -46,6 +46,8 @@ Every knob an operator turns is here, with its environment variable
   several joined by `;`), or `off` (429 beyond).
 - `RUMMY_DECKS_CAP` [20]: explicit deck orders a new game may give; `RUMMY_MAX_TURNS_CAP`
   [1000], `RUMMY_RECYCLES_CAP` [100]: the highest `max_turns` and `recycles` rules (422).
+- `RUMMY_WILD_HAND_CAP` [13]: the largest `hand_size` of a game with wild cards (422):
+  the readings `legal` lists grow steeply with the hand (docs/performance.md).
 - `RUMMY_EVENTS_PAGE` [1000]: events in a page of `listEvents` without `limit`.
 - `RUMMY_KEEPALIVE_TIMEOUT` [5], `RUMMY_HEADER_TIMEOUT` [10], `RUMMY_BODY_TIMEOUT` [10]:
   seconds a connection may stay idle between requests, take to send a request's
@@ -174,6 +176,8 @@ class Settings:
     decks_cap: int = 20
     max_turns_cap: int = 1000
     recycles_cap: int = 100
+    wild_hand_cap: int = 13
+    """The largest `hand_size` a game with wild cards may ask for."""
     events_page: int = MAX_EVENTS_PAGE
     """Events in a page of `listEvents` when the caller gives no `limit`."""
     keepalive_timeout: int = 5
@@ -267,6 +271,7 @@ class Settings:
             recycles_cap=_int(
                 env, "RUMMY_RECYCLES_CAP", defaults.recycles_cap, low=0, high=MAX_RECYCLES
             ),
+            wild_hand_cap=_int(env, "RUMMY_WILD_HAND_CAP", defaults.wild_hand_cap, low=1, high=25),
             events_page=_int(
                 env, "RUMMY_EVENTS_PAGE", defaults.events_page, low=1, high=MAX_EVENTS_PAGE
             ),

@@ -2,8 +2,10 @@
 new game, and how many events a page holds when the caller does not say.
 
 These are settings (`RUMMY_DECKS_CAP`, `RUMMY_MAX_TURNS_CAP`, `RUMMY_RECYCLES_CAP`,
-`RUMMY_EVENTS_PAGE`), not rules of the game: docs/rules.md bounds neither `max_turns`
-nor `recycles`, and the verifier must accept any game the rules allow. So they
+`RUMMY_WILD_HAND_CAP`, `RUMMY_EVENTS_PAGE`), not rules of the game: docs/rules.md bounds
+neither `max_turns` nor `recycles`, lets a game with wild cards deal any hand size (whose
+`legal` readings grow steeply with it), and the verifier must accept any game the rules
+allow. So they
 live here, and the OpenAPI document states each deployment's own (`finish_openapi`),
 so a body valid against the document served is never refused for them.
 """
@@ -17,6 +19,7 @@ from typing import Any
 from service.api.errors import problem
 from service.config import Settings
 from service.domain.errors import InvalidRules
+from service.domain.rules import Variant
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,6 +27,7 @@ class Caps:
     decks: int
     max_turns: int
     recycles: int
+    wild_hand: int
     events_page: int
 
     @classmethod
@@ -32,6 +36,7 @@ class Caps:
             decks=settings.decks_cap,
             max_turns=settings.max_turns_cap,
             recycles=settings.recycles_cap,
+            wild_hand=settings.wild_hand_cap,
             events_page=settings.events_page,
         )
 
@@ -53,3 +58,11 @@ class Caps:
             value = given.get(name)
             if isinstance(value, int) and value > cap:
                 raise InvalidRules(f"{name} may be at most {cap} on this service, not {value}.")
+        hand_size = given.get("hand_size")
+        wild = given.get("variant") == Variant.WILD.value
+        if wild and isinstance(hand_size, int) and hand_size > self.wild_hand:
+            raise InvalidRules(
+                f"hand_size may be at most {self.wild_hand} in a game with wild cards on this "
+                f"service (variant 'wild'), not {hand_size}: the readings `legal` lists grow "
+                f"steeply with the hand."
+            )

@@ -166,6 +166,7 @@ def _request_bodies(
     _no_null_defaults(components)
     _caps(components, caps)
     _variant_rules(components)
+    _wild_hand_cap(components, caps)
     registry = document.components.schemas
     if registry is None:
         registry = document.components.schemas = {}
@@ -362,6 +363,12 @@ def _caps(components: dict[str, Any], caps: Caps) -> None:
     rules = components["Rules"]["properties"]
     rules["max_turns"]["anyOf"][0]["maximum"] = caps.max_turns
     rules["recycles"]["anyOf"][0]["maximum"] = caps.recycles
+
+
+def _wild_hand_cap(components: dict[str, Any], caps: Caps) -> None:
+    """This deployment's largest hand in a game with wild cards (`Caps.wild_hand`)."""
+    hand_size = components["WildRules"]["properties"]["hand_size"]["anyOf"][0]
+    hand_size["maximum"] = min(hand_size["maximum"], caps.wild_hand)
 
 
 def _never_ending(smallest: int, going_out: GoingOut | None = None) -> dict[str, Any]:

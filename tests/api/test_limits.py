@@ -199,6 +199,34 @@ def test_rule_values_beyond_the_cap_are_invalid_rules_and_the_served_schema_says
         )
 
 
+def test_a_wild_hand_beyond_the_cap_is_invalid_rules_and_the_served_schema_says_so() -> None:
+    """`legal` lists every reading of every meld; their number grows steeply with the
+    hand, so a game with wild cards deals at most the cap (other variants are not
+    held to it)."""
+    cap = 9
+    with TestClient(_app(wild_hand_cap=cap)) as client:
+        validator, _ = _schema(client)
+        answers = {
+            (variant, size): client.post(
+                "/games",
+                json={"players": TWO_PLAYERS, "rules": {"variant": variant, "hand_size": size}},
+            )
+            for variant in ("wild", "classic")
+            for size in (cap, cap + 1)
+        }
+
+    assert answers["wild", cap].status_code == 201, answers["wild", cap].text
+    refused = answers["wild", cap + 1]
+    assert refused.status_code == 422
+    assert refused.json()["code"] == "invalid_rules"
+    assert "hand_size" in refused.json()["detail"]
+    assert "wild" in refused.json()["detail"]
+    assert answers["classic", cap + 1].status_code == 201
+    for variant, size in answers:
+        body = {"players": TWO_PLAYERS, "rules": {"variant": variant, "hand_size": size}}
+        assert validator.is_valid(body) == (variant == "classic" or size <= cap)
+
+
 @pytest.mark.parametrize("with_decks", [True, False], ids=["decks", "client-seeds"])
 def test_the_largest_valid_new_game_fits_the_default_body_limit(with_decks: bool) -> None:
     """The default body limit leaves room for every valid request: a new game with
