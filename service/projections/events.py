@@ -16,10 +16,10 @@ from typing import Any, Protocol
 import msgspec
 
 from service.domain.cards import card_codes, parse_cards, sorted_cards
-from service.domain.deal import deal
+from service.domain.deal import Deal, StarterDeal, deal, deal_to_starter
 from service.domain.fairness import DealMode
 from service.domain.melds import End, MeldKind
-from service.domain.rules import RuleSet
+from service.domain.rules import RuleSet, Variant
 from service.domain.state import HandEnding, Source
 from service.projections.views import HandResultSeat, Viewer
 
@@ -77,7 +77,9 @@ class PlayerJoinedView(_Event, tag="player_joined"):
 class HandDealtView(_Event, tag="hand_dealt"):
     hand_number: int
     dealer: int
-    upcard: str
+    upcard: str | None
+    """The first card of the discard pile; null in Wrotham, which deals none (its
+    starter gets an eighth card instead)."""
     stock_count: int
     hand_size: int
     my_cards: list[str] | None = None
@@ -256,12 +258,19 @@ def _hand_dealt(
     envelope: dict[str, Any], data: dict[str, Any], viewer: Viewer, rules: RuleSet, players: int
 ) -> HandDealtView:
     size = rules.hand_size_for(players)
-    dealt = deal(parse_cards(data["deck"]), data["dealer"], players, size)
+    deck = parse_cards(data["deck"])
+    dealt: Deal | StarterDeal
+    if rules.variant is Variant.WROTHAM:
+        dealt = deal_to_starter(deck, data["dealer"], players, size)
+        upcard = None
+    else:
+        dealt = deal(deck, data["dealer"], players, size)
+        upcard = dealt.upcard.code
     return HandDealtView(
         **envelope,
         hand_number=data["hand_number"],
         dealer=data["dealer"],
-        upcard=dealt.upcard.code,
+        upcard=upcard,
         stock_count=len(dealt.stock),
         hand_size=size,
         my_cards=None

@@ -18,6 +18,7 @@ from service.domain.events import (
     CardDrawn,
     CardLaidOff,
     Event,
+    HandDealt,
     HandEnded,
     Knocked,
     MeldLaid,
@@ -198,3 +199,23 @@ def test_a_knock_card_in_play_is_counted_for_players_and_shown_only_to_the_admin
 
 ANN_CARDS = "KD QD JD 10C 9D 2D 3D 5C 6C 8D"
 BOB_CARDS = "AS 2S 3S 4S 4H 5H 6H 7C 8C 9C"
+
+
+def test_wrotham_s_deal_shows_no_upcard_and_the_starter_s_eight_cards() -> None:
+    # Wrotham deals 7 rounds from the starter (after the dealer), then deck[7n] to
+    # the starter; no upcard, the stock starts at deck[7n + 1].
+    wrotham = RuleSet.from_dict({"variant": "wrotham"})
+    deck = tuple(wrotham.pack)
+    dealt = HandDealt(hand_number=1, dealer=ANN, deck=deck)
+    for who, seat in (("Bob", BOB), ("Cleo", CLEO), ("Ann", ANN)):
+        view = seen(dealt, who, wrotham)
+        assert view["upcard"] is None
+        assert view["stock_count"] == 55 - 7 * 3 - 1
+        expected = [deck[round_ * 3 + (seat - BOB) % 3].code for round_ in range(7)]
+        if seat == BOB:  # the starter
+            expected.append(deck[21].code)
+        assert sorted(view["my_cards"], key=lambda code: Card.parse(code).sort_key) == sorted(
+            expected, key=lambda code: Card.parse(code).sort_key
+        )
+    classic = seen(dealt, "Bob", RuleSet())
+    assert classic["upcard"] == deck[21].code  # classic deals 7 each to 3 seats: deck[21]
