@@ -36,8 +36,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from service.domain import concealed
+from service.domain import concealed, wilds
 from service.domain.actions import Action, Discard, Draw, Knock, LayOff, Meld, Swap
+from service.domain.cards import Card
 from service.domain.decks import SeededDecks
 from service.domain.play import play, start
 from service.domain.rules import RuleSet, SwappedWild
@@ -84,17 +85,26 @@ def random_action(table: Table, rng: random.Random) -> tuple[int, Sequence[Actio
         request = concealed.going_out_request(table, seat)
         if request is not None:
             return seat, request
-    # In classic games these are `melds` then `lay_offs`, in that order; with wilds
-    # a meld holding a wild comes with its reading (`as`). Swaps only where the wild
-    # taken is free (under `meld_now` a swap needs a request of its own making); a
-    # knock ends the hand, so it is offered once, not once per card.
-    plays: list[Action] = [a for a in moves.actions() if isinstance(a, Meld | LayOff)]
+    # `melds` then `lay_offs`, as ever; with wilds a meld holding a wild goes with its
+    # reading (`as`) and wild lay-offs with theirs. Swaps only where the wild taken is
+    # free (under `meld_now` a swap needs a request of its own making); a knock ends
+    # the hand, so it is offered once, not once per card.
+    plays: list[Action] = [Meld(cards) for cards in moves.melds]
+    if moves.meld_readings:
+        plays = [Meld(cards, as_) for cards, as_ in moves.meld_readings]
+        plays.extend(Meld(cards) for cards in moves.melds if not _holds_wild(cards, table))
+    plays.extend(LayOff(card, meld_id) for card, meld_id in moves.lay_offs)
+    plays.extend(LayOff(card, meld_id, as_) for card, meld_id, as_ in moves.wild_lay_offs)
     if table.rules.swapped_wild is SwappedWild.FREE:
         plays.extend(Swap(meld_id, card) for meld_id, card, _ in moves.swaps)
     plays.extend(Knock(card) for card in moves.knock[:1])
     if plays and rng.random() < PLAY_CHANCE:
         return seat, (plays[rng.randrange(len(plays))],)
     return seat, (Discard(rng.choice(moves.discard)),)
+
+
+def _holds_wild(cards: Sequence[Card], table: Table) -> bool:
+    return any(wilds.is_wild(card, table.rules) for card in cards)
 
 
 def play_game(rules: RuleSet, players: int, seed: str) -> tuple[int, int]:

@@ -22,6 +22,12 @@ from service.domain.errors import MeldOnlyGoingOut
 from service.domain.rules import GoingOut, MeldsPerTurn, RuleSet, Variant
 from service.domain.state import HandState, Table
 
+# Enum members read once: attribute lookups on Enum classes are slow on 3.11
+# (EnumType.__getattr__), and these are read for every move.
+_BOATHOUSE = Variant.BOATHOUSE
+_WROTHAM = Variant.WROTHAM
+_GOING_OUT_DISCARD = GoingOut.DISCARD
+
 WROTHAM_CONCEALED_FROM = 4
 """Wrotham's first concealed deal: deals 1-3 are played as `wild`, 4-6 concealed.
 Decided: the deals a tie adds after the sixth stay concealed, like the last ones."""
@@ -36,24 +42,24 @@ def is_concealed(table: Table) -> bool:
     if hand is None:
         return False
     variant = table.rules.variant
-    if variant is Variant.BOATHOUSE:
+    if variant is _BOATHOUSE:
         return True
-    return variant is Variant.WROTHAM and hand.number >= WROTHAM_CONCEALED_FROM
+    return variant is _WROTHAM and hand.number >= WROTHAM_CONCEALED_FROM
 
 
 def going_out(table: Table) -> GoingOut:
     """How the hand in play is gone out of: Wrotham's concealed deals always end with
     a discard (all the cards but one melded, then that one thrown), whatever the
     game's `going_out` says for its first deals."""
-    if is_concealed(table) and table.rules.variant is Variant.WROTHAM:
-        return GoingOut.DISCARD
+    if is_concealed(table) and table.rules.variant is _WROTHAM:
+        return _GOING_OUT_DISCARD
     return table.rules.going_out
 
 
 def wants_discard_last(table: Table) -> bool:
     """Whether a concealed request that melds all but one card and stops there is
     `must_discard_last` (Wrotham) rather than `meld_only_going_out` (Boathouse)."""
-    return table.rules.variant is Variant.WROTHAM
+    return table.rules.variant is _WROTHAM
 
 
 def is_rummy_possible(table: Table) -> bool:
@@ -127,7 +133,7 @@ def going_out_request(table: Table, seat: int) -> tuple[Action, ...] | None:
             sendable[_key(natural)] = Meld(tuple(natural))
     limit = 1 if rules.melds_per_turn is MeldsPerTurn.ONE else len(held)
     taken = hand.taken_cards()
-    options: list[Card | None] = [] if going_out(table) is GoingOut.DISCARD else [None]
+    options: list[Card | None] = [] if going_out(table) is _GOING_OUT_DISCARD else [None]
     options.extend(card for card in dict.fromkeys(held) if card not in taken)
     for discard in options:
         left = list(held)
@@ -172,7 +178,7 @@ def can_go_out(table: Table, seat: int) -> bool:
         # The final discard is the one card left, so it must not be a code taken
         # from the pile this turn.
         discardable=lambda card: card not in hand.taken_cards(),
-        discard_needed=going_out(table) is GoingOut.DISCARD,
+        discard_needed=going_out(table) is _GOING_OUT_DISCARD,
         most_melds=limit,
     )
 
@@ -180,8 +186,12 @@ def can_go_out(table: Table, seat: int) -> bool:
 def discard_allowed(hand: HandState, seat: int, card: Card) -> bool:
     """Whether `card` may be discarded: not if every copy held was taken from the
     pile this turn (copies are never told apart, so one other copy will do)."""
-    taken = hand.taken_cards().count(card)
-    return taken == 0 or hand.hands[seat].count(card) > taken
+    taken, second = hand.taken, hand.taken_second
+    # Most turns take nothing from the pile, or another card than this one.
+    if taken is None or (card != taken and (second is None or card != second)):
+        return True
+    times_taken = (card == taken) + (second is not None and card == second)
+    return hand.hands[seat].count(card) > times_taken
 
 
 def going_out_exists(

@@ -13,6 +13,10 @@ from service.domain.events import Event, GameFinished, HandDealt, HandEnded, Pla
 from service.domain.rules import Variant
 from service.domain.state import HandEnding, HandState, Status, Table
 
+# Enum members read once: attribute lookups on Enum classes are slow on 3.11
+# (EnumType.__getattr__), and these are read for every move.
+_KNOCK = Variant.KNOCK
+
 Record = Callable[[Event], None]
 """Applies an event to the table (and may store it): the caller's side of `settle`."""
 
@@ -67,7 +71,7 @@ def settle(table: Table, decks: DeckSource, record: Record) -> None:
 
 
 def hand_ended_without_out(table: Table, hand: HandState, how: HandEnding) -> HandEnded:
-    if table.rules.variant is Variant.KNOCK:
+    if table.rules.variant is _KNOCK:
         # Knock Rummy scores a hand that runs out by the arranged counts.
         shown = _arranged(table, hand)
         points = scoring.points_for_values([each.count for each in shown], table.rules)

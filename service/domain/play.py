@@ -15,6 +15,10 @@ from service.domain.state import Table
 from service.domain.turns import action_problem, decide
 from service.domain.wilds import unused_swapped_wild
 
+# Enum members read once: attribute lookups on Enum classes are slow on 3.11
+# (EnumType.__getattr__), and these are read for every move.
+_MELD_NOW = SwappedWild.MELD_NOW
+
 
 class _Recorder:
     """Records each event (by default: applies it to the table) and keeps it."""
@@ -53,7 +57,7 @@ def play(
         for event in decide(table, seat, action, decks, hand_number, going_out_list=listed):
             recorder(event)
         settle(table, decks, recorder)
-    if table.rules.swapped_wild is SwappedWild.MELD_NOW:
+    if table.rules.swapped_wild is _MELD_NOW:
         unused = unused_swapped_wild(recorder.events, seat)
         if unused is not None:
             raise unused

@@ -51,6 +51,16 @@ from service.domain.rules import GoingOut, MeldsPerTurn, Variant
 from service.domain.rules import LayOff as LayOffRule
 from service.domain.state import HandEnding, HandState, Phase, Source, Status, Table
 
+# Enum members read once: attribute lookups on Enum classes are slow on 3.11
+# (EnumType.__getattr__), and these are read for every move.
+_PLAY_PHASE = Phase.PLAY
+_SECOND_DRAW_PHASE = Phase.SECOND_DRAW
+_DRAW_PHASE = Phase.DRAW
+_CLASSIC = Variant.CLASSIC
+_KNOCK = Variant.KNOCK
+_GOING_OUT_DISCARD = GoingOut.DISCARD
+_SOURCES = tuple(Source)
+
 
 @dataclass(frozen=True, slots=True)
 class LegalMoves:
@@ -107,7 +117,7 @@ def action_problem(
     `going_out_list`: the action belongs to a request that goes out, as `play` has
     checked (the only place a concealed turn allows melds, lay-offs and swaps).
     """
-    if _knock_game(table) and isinstance(action, Meld | LayOff | Swap):
+    if table.rules.variant is _KNOCK and isinstance(action, Meld | LayOff | Swap):
         # Knock Rummy melds only in the count, never on the table.
         return _not_in_variant(table, action)
     match action:
@@ -154,12 +164,13 @@ def legal_moves(table: Table, seat: int) -> LegalMoves:
     hand = table.hand
     if hand is None or _turn_problem(table, seat, hand.phase) is not None:
         return NO_MOVES
-    if hand.phase is not Phase.PLAY:
+    if hand.phase is not _PLAY_PHASE:
         # A draw has no rule beyond whose turn, which phase and which pile has a card.
         # A concealed going-out list is judged from the hand after the draws (what the
         # stock gives is secret), so before them it is not offered.
         return LegalMoves(
-            draw=tuple(source for source in Source if _draw_problem(table, seat, source) is None),
+            # The turn and phase are checked above: only the pile is left to ask.
+            draw=tuple(source for source in _SOURCES if _pile_problem(hand, source) is None),
             can_go_out=False if concealed.is_concealed(table) else None,
         )
     held = hand.hands[seat]
@@ -197,11 +208,16 @@ def legal_moves(table: Table, seat: int) -> LegalMoves:
 
 
 def _discards(table: Table, seat: int) -> tuple[Card, ...]:
-    held = _hand(table).hands[seat]
+    """The cards `seat` may discard, for `legal`, in its own play phase (checked by the
+    caller): of `_discard_problem`'s checks only the last depends on the card, and
+    every card of the hand is held."""
+    hand = _hand(table)
+    held = hand.hands[seat]
+    distinct = held if table.rules.variant is _CLASSIC else list(dict.fromkeys(held))
+    if hand.taken is None:  # nothing taken from the pile: every card may go
+        return tuple(sorted_cards(distinct))
     return tuple(
-        card
-        for card in sorted_cards(list(dict.fromkeys(held)))
-        if _discard_problem(table, seat, card) is None
+        card for card in sorted_cards(distinct) if _taken_problem(hand, seat, card) is None
     )
 
 
@@ -285,7 +301,7 @@ def _draw(
     table: Table, hand: HandState, seat: int, source: Source, decks: DeckSource
 ) -> list[Event]:
     # Boathouse's second card, after the top discard.
-    second = hand.phase is Phase.SECOND_DRAW
+    second = hand.phase is _SECOND_DRAW_PHASE
     if source is Source.DISCARD:
         return [CardDrawn(seat=seat, source=source, card=hand.discard[-1], second=second)]
     if hand.stock:
@@ -308,11 +324,15 @@ def _draw(
 
 def _draw_problem(table: Table, seat: int, source: Source) -> IllegalMove | None:
     hand = table.hand
-    second = hand is not None and hand.phase is Phase.SECOND_DRAW
-    problem = _turn_problem(table, seat, Phase.SECOND_DRAW if second else Phase.DRAW)
+    second = hand is not None and hand.phase is _SECOND_DRAW_PHASE
+    problem = _turn_problem(table, seat, _SECOND_DRAW_PHASE if second else _DRAW_PHASE)
     if problem is not None:
         return problem
-    if source is Source.DISCARD and not _hand(table).discard:
+    return _pile_problem(_hand(table), source)
+
+
+def _pile_problem(hand: HandState, source: Source) -> IllegalMove | None:
+    if source is Source.DISCARD and not hand.discard:
         # Boathouse, after taking the last discard: only the stock is left.
         return WrongPhase("The discard pile is empty: draw from the stock.")
     return None
@@ -337,12 +357,12 @@ def _turn_problem(table: Table, seat: int, phase: Phase) -> IllegalMove | None:
 
 def _phase_sentence(hand: HandState, wanted: Phase) -> str:
     """Why a move of phase `wanted` cannot be made in the hand's phase."""
-    if hand.phase is Phase.SECOND_DRAW:
+    if hand.phase is _SECOND_DRAW_PHASE:
         return (
             "Draw your second card first: the new top discard or the top of the stock "
             "(only the stock if the pile is empty)."
         )
-    if wanted is not Phase.DRAW:
+    if wanted is not _DRAW_PHASE:
         return "Draw a card first: from the stock or the discard pile."
     if hand.turns == 0 and hand.taken is None and not hand.discard:
         # Wrotham: the starter holds eight cards and opens without drawing.
@@ -353,7 +373,7 @@ def _phase_sentence(hand: HandState, wanted: Phase) -> str:
 def _play_problem(table: Table, seat: int, going_out_list: bool) -> IllegalMove | None:
     """What every meld, lay-off and swap needs: the seat's play phase and, in a
     concealed turn, a request that goes out."""
-    return _turn_problem(table, seat, Phase.PLAY) or concealed.meld_problem(table, going_out_list)
+    return _turn_problem(table, seat, _PLAY_PHASE) or concealed.meld_problem(table, going_out_list)
 
 
 def _meld_problem(
@@ -478,13 +498,17 @@ def _swap_problem(
 
 
 def _discard_problem(table: Table, seat: int, card: Card) -> IllegalMove | None:
-    problem = _turn_problem(table, seat, Phase.PLAY)
+    problem = _turn_problem(table, seat, _PLAY_PHASE)
     if problem is not None:
         return problem
     hand = _hand(table)
     problem = _not_held(table, hand, seat, (card,))
     if problem is not None:
         return problem
+    return _taken_problem(hand, seat, card)
+
+
+def _taken_problem(hand: HandState, seat: int, card: Card) -> IllegalMove | None:
     if not concealed.discard_allowed(hand, seat, card):
         return DiscardTakenCard(
             f"{card} was taken from the discard pile this turn and cannot be discarded "
@@ -505,7 +529,7 @@ def _knock_problem(table: Table, seat: int, card: Card) -> IllegalMove | None:
 
 
 def _knock_game(table: Table) -> bool:
-    return table.rules.variant is Variant.KNOCK
+    return table.rules.variant is _KNOCK
 
 
 def _not_held(
@@ -515,7 +539,9 @@ def _not_held(
     named (copies of a code, from two packs or jokers, are never told apart); the
     classic game, with no copies, calls a repeated card no meld, as it always has."""
     held = hand.hands[seat]
-    counted = table.rules.variant is not Variant.CLASSIC
+    if len(cards) == 1:  # a discard, a lay-off: the common case, asked for every card
+        return None if cards[0] in held else CardNotInHand(f"{cards[0]} is not in your hand.")
+    counted = table.rules.variant is not _CLASSIC
     for index, card in enumerate(cards):
         if card not in held:
             return CardNotInHand(f"{card} is not in your hand.")
@@ -536,7 +562,7 @@ def _leftover_problem(table: Table, seat: int, spent: Sequence[Card]) -> Illegal
     # `spent` is a meld or lay-off already judged valid, so no card in it repeats
     # unless the pack holds copies of it.
     left = len(held) - len(spent)
-    if left == 0 and concealed.going_out(table) is GoingOut.DISCARD:
+    if left == 0 and concealed.going_out(table) is _GOING_OUT_DISCARD:
         return MustDiscardLast(
             "Under these rules you go out only by discarding your last card: "
             "this play would empty your hand."
