@@ -70,8 +70,9 @@ PROBLEM_TYPES: Mapping[str, ProblemType] = {
     "unknown_card": ProblemType(
         422,
         "Unknown card",
-        "A card code is not one of the 52: rank (A 2-10 J Q K) then suit (C D H S).",
-        "Write cards as `10H`, `AS`, `KD`. " + _RETRY_NOT,
+        "A card code is not one of the 52 (rank A 2-10 J Q K, then suit C D H S) nor `JK`, "
+        "the printed joker.",
+        "Write cards as `10H`, `AS`, `KD`, `JK`. " + _RETRY_NOT,
     ),
     "invalid_rules": ProblemType(
         422,
