@@ -27,7 +27,7 @@ from service.domain.errors import InvalidInput
 from service.domain.events import CardDrawn, Event, GameFinished, HandEnded, apply
 from service.domain.fairness import DealMode
 from service.domain.play import play, start
-from service.domain.rules import RuleSet
+from service.domain.rules import RuleSet, Variant
 from service.domain.setup import check_new_game
 from service.domain.state import HandEnding, Status, Table
 from service.projections.views import Viewer, game_view
@@ -245,8 +245,18 @@ def _play_game(report: Report, number: int, names: tuple[str, ...], max_hands: i
 
 
 def _changed_rules(rules: RuleSet) -> dict[str, Any]:
-    defaults = RuleSet().to_dict()
-    return {name: value for name, value in rules.to_dict().items() if defaults[name] != value}
+    """The rules that differ from the defaults: the classic game's, or for a variant
+    its own (docs/rules.md "Variants"), named first."""
+    if rules.variant is Variant.CLASSIC:
+        defaults = RuleSet().to_dict()
+    else:
+        defaults = RuleSet.from_dict({"variant": rules.variant.value}).to_dict()
+    changed = {
+        name: value for name, value in rules.to_dict().items() if defaults.get(name) != value
+    }
+    if rules.variant is Variant.CLASSIC:
+        return changed
+    return {"variant": rules.variant.value, **changed}
 
 
 # --- the command ---------------------------------------------------------------
