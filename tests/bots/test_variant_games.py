@@ -20,7 +20,7 @@ from service.bots.strategies import STRATEGIES, Move, play_random_move, request_
 from service.config import Settings, Store
 from service.domain.actions import Knock, LayOff, Meld, Swap
 from service.domain.rules import RuleSet, Variant
-from service.domain.state import Status
+from service.domain.state import HandEnding, Status
 from service.game.commands import NewGame, NewSeat
 from service.projections.views import GameView, Viewer, game_view
 from tests.audit_stream.games import export_of
@@ -161,3 +161,14 @@ def test_basic_beats_random_in_every_variant(rules: dict[str, Any]):
     )
     assert report.unfinished == 0
     assert report.wins["basic"] >= 0.6 * STRENGTH_GAMES, report.text()
+
+
+def test_the_report_counts_each_strategys_knocks_in_knock_rummy():
+    report = simulate(4, ["basic", "random"], rules=RuleSet.from_dict(RULES["knock"]), seed="k")
+    knocked = report.endings[HandEnding.KNOCK]
+    assert knocked > 0
+    assert report.knocks["basic"] + report.knocks["random"] == knocked
+    figures = report.as_dict()["strategies"]
+    assert figures["basic"]["knocks"] == report.knocks["basic"]
+    assert f"knocks: basic {report.knocks['basic']}, random" in report.text()
+    assert "knocks" not in simulate(1, ["basic", "random"], seed="k").text()
