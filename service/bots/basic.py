@@ -18,14 +18,18 @@ from collections import Counter
 from functools import cache
 from random import Random
 
+from service.bots.going_out import going_out_move
+from service.bots.knocking import play_knock
 from service.bots.melding import Cover, best_cover, fits_table, layable
 from service.bots.view import BotView
-from service.domain.actions import Action, Discard, Draw, LayOff, Meld
+from service.bots.wildplay import fits_wild_table, sendable_meld, swap_uses, wild_cover
+from service.domain.actions import Action, Discard, Draw, LayOff, Meld, Swap
 from service.domain.cards import FULL_DECK, Card
-from service.domain.rules import Aces, GoingOut, RummyBonus
+from service.domain.rules import Aces, GoingOut, RummyBonus, SwappedWild, Variant
 from service.domain.rules import LayOff as LayOffRule
 from service.domain.scoring import card_value
 from service.domain.state import Source
+from service.domain.wilds import is_wild
 from service.projections.views import GameView
 
 RUMMY_HOLD_DANGER = 3
@@ -34,13 +38,22 @@ _NEAR_RUMMY = 4
 """A hand with more deadwood than this cannot be one draw from going rummy."""
 
 
-def play_basic(view: GameView, rng: Random) -> Action:
-    """The next action for the seat whose view this is."""
+def play_basic(view: GameView, rng: Random) -> Action | tuple[Action, ...]:
+    """The next action (or whole request) for the seat whose view this is."""
     bot = BotView.read(view)
+    if bot.rules.variant is Variant.KNOCK:
+        return play_knock(bot, rng)
     if bot.legal.draw:
+        # Boathouse's second draw is judged like the first, on the new top discard.
         return _draw(bot)
     if not bot.legal.discard:
         raise ValueError(f"Seat {bot.seat} has no move to make: it is not its turn.")
+    if bot.legal.can_go_out is not None:
+        # A concealed turn: go out whenever a list does it, else keep building.
+        going_out = going_out_move(bot)
+        if going_out is not None:
+            return going_out
+        return Discard(_discard(bot, _cover(bot, bot.hand), rng))
     return _play(bot, rng)
 
 
@@ -65,8 +78,10 @@ def _wants(bot: BotView, upcard: Card) -> bool:
 # --- melds, lay-offs and the discard -----------------------------------------
 
 
-def _play(bot: BotView, rng: Random) -> Action:
+def _play(bot: BotView, rng: Random) -> Action | tuple[Action, ...]:
     cover = _cover(bot, bot.hand)
+    if bot.rules.has_wilds:
+        return _play_wild(bot, cover, rng)
     held_for_rummy = _rummy_discard(bot, cover)
     if held_for_rummy is not None:
         return Discard(held_for_rummy)
@@ -84,7 +99,39 @@ def _play(bot: BotView, rng: Random) -> Action:
     return Discard(_discard(bot, cover, rng))
 
 
+def _play_wild(bot: BotView, cover: Cover, rng: Random) -> Action | tuple[Action, ...]:
+    """The same order with wild cards: the plan's melds (sent with their reading), the
+    natural lay-offs, swaps that turn a loose card into a wild, wilds laid off, then
+    the discard. No rummy hold-back here: with wilds the hand is seldom one draw
+    from going out whole, and a wild held back costs `wild_penalty`."""
+    for meld in cover.melds:
+        sendable = sendable_meld(bot, meld)
+        if sendable is not None:
+            return sendable
+    saved = cover.meld_cards
+    for card, meld_id in bot.legal.lay_offs:
+        if card not in saved:
+            return LayOff(card, meld_id)
+    # A loose natural card for a wild: the wild fits far more melds.
+    for meld_id, card, _ in bot.legal.swaps:
+        if card in saved:
+            continue
+        if bot.rules.swapped_wild is not SwappedWild.MELD_NOW:
+            return Swap(meld_id, card)
+        uses = swap_uses(bot, meld_id, card)
+        if uses:
+            return uses[0]
+    held = set(bot.hand)
+    for card, meld_id, as_ in bot.legal.wild_lay_offs:
+        # Never as a card still held: a swap would only bring the wild back.
+        if card not in saved and as_ not in held:
+            return LayOff(card, meld_id, as_)
+    return Discard(_discard(bot, cover, rng))
+
+
 def _cover(bot: BotView, hand: tuple[Card, ...]) -> Cover:
+    if bot.rules.has_wilds:
+        return wild_cover(hand, bot.rules, bot.melds if _may_lay_off(bot) else ())
     fits = layable(hand, bot.melds, bot.rules) if _may_lay_off(bot) else frozenset()
     return best_cover(hand, bot.rules, fits)
 
@@ -152,12 +199,32 @@ def _discard(bot: BotView, cover: Cover, rng: Random) -> Card:
     # Rank the choices, worst first: a card kept for a meld or fitting the table
     # only as a last resort; then the cards that fit nothing, high ones first;
     # then the weakest partial meld. Ties fall to the generator, never to order.
+    if bot.rules.has_wilds:
+        return _discard_wild(bot, choices, saved, loose, rng)
     ranked = sorted(
         choices,
         key=lambda card: (
             card in saved,
             fits_table(card, bot.melds, bot.rules),
             -_waste(bot, card, loose),
+            rng.random(),
+        ),
+    )
+    return ranked[0]
+
+
+def _discard_wild(
+    bot: BotView, choices: list[Card], saved: frozenset[Card], loose: list[Card], rng: Random
+) -> Card:
+    """`_discard` with wild cards: never a wild while a natural card may go."""
+    rules = bot.rules
+    ranked = sorted(
+        choices,
+        key=lambda card: (
+            is_wild(card, rules),
+            card in saved,
+            fits_wild_table(card, bot.melds, rules),
+            0.0 if is_wild(card, rules) else -_waste(bot, card, loose),
             rng.random(),
         ),
     )

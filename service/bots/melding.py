@@ -73,20 +73,32 @@ def best_cover(hand: Sequence[Card], rules: RuleSet, lay_offs: Collection[Card] 
     answer depends only on the cards, never on the order of `hand`.
     """
     cards = sorted(set(hand), key=_order)
-    values = [card_value(card, rules) for card in cards]
     index = {card: position for position, card in enumerate(cards)}
-    layable_bits = 0
-    for card in lay_offs:
-        if card in index:
-            layable_bits |= 1 << index[card]
-    # Every meld the hand can make, as a bit mask, listed under its lowest card:
-    # the search always places the lowest card still open, so it only ever
-    # needs the melds that start there.
-    starting: list[list[int]] = [[] for _ in cards]
+    masks: list[int] = []
     for meld in melds.possible_melds(cards, rules.aces):
         bits = 0
         for card in meld:
             bits |= 1 << index[card]
+        masks.append(bits)
+    return search_cover(cards, rules, masks, lay_offs)
+
+
+def search_cover(
+    cards: Sequence[Card], rules: RuleSet, masks: Sequence[int], lay_offs: Collection[Card] = ()
+) -> Cover:
+    """The best split of `cards` (in sort order, copies side by side) by the melds
+    `masks` (bit masks over `cards`): the search `best_cover` and the wild games'
+    cover (service/bots/wildplay.py) share."""
+    values = [card_value(card, rules) for card in cards]
+    layable_bits = 0
+    for position, card in enumerate(cards):
+        if card in lay_offs:
+            layable_bits |= 1 << position
+    # Every meld the hand can make, as a bit mask, listed under its lowest card:
+    # the search always places the lowest card still open, so it only ever
+    # needs the melds that start there.
+    starting: list[list[int]] = [[] for _ in cards]
+    for bits in masks:
         starting[(bits & -bits).bit_length() - 1].append(bits)
 
     # For each set of cards still open: (deadwood count, points, choice, rest).

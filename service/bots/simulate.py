@@ -24,10 +24,10 @@ from uuid import UUID
 from service.bots.strategies import STRATEGIES, request_of, strategy
 from service.domain.decks import SeededDecks
 from service.domain.errors import InvalidInput
-from service.domain.events import CardDrawn, Event, GameFinished, HandEnded, apply
+from service.domain.events import CardDrawn, Event, GameFinished, HandEnded, Knocked, apply
 from service.domain.fairness import DealMode
 from service.domain.play import play, start
-from service.domain.rules import RuleSet
+from service.domain.rules import RuleSet, Variant
 from service.domain.setup import check_new_game
 from service.domain.state import HandEnding, Status, Table
 from service.projections.views import Viewer, game_view
@@ -77,6 +77,8 @@ class Report:
     outs: Counter[str] = field(default_factory=Counter)
     """Hands each strategy won by going out (rummy included)."""
     rummies: Counter[str] = field(default_factory=Counter)
+    knocks: Counter[str] = field(default_factory=Counter)
+    """Knock Rummy: hands each strategy ended by knocking."""
     seconds: float = 0.0
 
     def win_rate(self, name: str) -> float:
@@ -84,7 +86,7 @@ class Report:
 
     def as_dict(self) -> dict[str, Any]:
         hands = self.hands or 1
-        return {
+        data: dict[str, Any] = {
             "games": self.games,
             "players": self.players,
             "bots": list(self.bots),
@@ -109,6 +111,11 @@ class Report:
             "seconds": self.seconds,
             "games_per_second": self.games / self.seconds if self.seconds else 0.0,
         }
+        if self.rules.variant is Variant.KNOCK:
+            # A knock is how a Knock Rummy hand ends: nobody goes out there.
+            for name, figures in data["strategies"].items():
+                figures["knocks"] = self.knocks[name]
+        return data
 
     @property
     def names(self) -> list[str]:
@@ -127,6 +134,10 @@ class Report:
             lines.append(
                 f"{name:<10} {figures['seats']:>6} {figures['wins']:>6} "
                 f"{figures['win_rate']:>9.1%} {figures['hands_out']:>6} {figures['rummies']:>8}"
+            )
+        if self.rules.variant is Variant.KNOCK:
+            lines.append(
+                "knocks: " + ", ".join(f"{name} {self.knocks[name]}" for name in self.names)
             )
         lines.append("")
         lines.append(
@@ -208,6 +219,8 @@ class _Recorder:
                     report.outs[self.names[out_seat]] += 1
                     if event.rummy:
                         report.rummies[self.names[out_seat]] += 1
+            case Knocked(seat=seat):
+                report.knocks[self.names[seat]] += 1
             case GameFinished(winner=winner):
                 self.winner = winner
             case _:
@@ -245,8 +258,18 @@ def _play_game(report: Report, number: int, names: tuple[str, ...], max_hands: i
 
 
 def _changed_rules(rules: RuleSet) -> dict[str, Any]:
-    defaults = RuleSet().to_dict()
-    return {name: value for name, value in rules.to_dict().items() if defaults[name] != value}
+    """The rules that differ from the defaults: the classic game's, or for a variant
+    its own (docs/rules.md "Variants"), named first."""
+    if rules.variant is Variant.CLASSIC:
+        defaults = RuleSet().to_dict()
+    else:
+        defaults = RuleSet.from_dict({"variant": rules.variant.value}).to_dict()
+    changed = {
+        name: value for name, value in rules.to_dict().items() if defaults.get(name) != value
+    }
+    if rules.variant is Variant.CLASSIC:
+        return changed
+    return {"variant": rules.variant.value, **changed}
 
 
 # --- the command ---------------------------------------------------------------

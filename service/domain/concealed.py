@@ -119,8 +119,27 @@ def going_out_request(table: Table, seat: int) -> tuple[Action, ...] | None:
     hand = table.hand
     if hand is None or not is_concealed(table) or not can_go_out(table, seat):
         return None
-    rules = table.rules
-    held = list(hand.hands[seat])
+    taken = hand.taken_cards()
+    return going_out_list(
+        hand.hands[seat],
+        table.rules,
+        discardable=[card for card in dict.fromkeys(hand.hands[seat]) if card not in taken],
+        discard_needed=going_out(table) is _GOING_OUT_DISCARD,
+    )
+
+
+def going_out_list(
+    held: Sequence[Card],
+    rules: RuleSet,
+    *,
+    discardable: Sequence[Card],
+    discard_needed: bool,
+) -> tuple[Action, ...] | None:
+    """A request that empties `held` (its melds, each with a reading where it holds a
+    wild, then a final discard among `discardable` where one is needed or a card is
+    left), or None. What `going_out_request` builds from a table, for a player that
+    knows only its own hand: a bot reads `discardable` from its `legal`."""
+    held = list(held)
     # Each meld the hand makes, by its cards sorted, as it is sent: its cards in
     # table order and, with wilds, the reading parallel to them.
     sendable: dict[_Key, Meld] = {}
@@ -132,9 +151,8 @@ def going_out_request(table: Table, seat: int) -> tuple[Action, ...] | None:
         for natural in melds.possible_melds(held, rules.aces):
             sendable[_key(natural)] = Meld(tuple(natural))
     limit = 1 if rules.melds_per_turn is MeldsPerTurn.ONE else len(held)
-    taken = hand.taken_cards()
-    options: list[Card | None] = [] if going_out(table) is _GOING_OUT_DISCARD else [None]
-    options.extend(card for card in dict.fromkeys(held) if card not in taken)
+    options: list[Card | None] = [] if discard_needed else [None]
+    options.extend(card for card in dict.fromkeys(discardable) if card in held)
     for discard in options:
         left = list(held)
         if discard is not None:
