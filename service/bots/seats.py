@@ -59,8 +59,13 @@ def next_bot_move(game: GameSnapshot, seed: str) -> tuple[int, Sequence[Action]]
         return None
     seat, name = found
     view = game_view(game, Viewer(seat=seat))
-    request = request_of(strategy(name)(view, bot_rng(seed, game.version)))
     legal = BotView.read(view).actions()
+    try:
+        request = request_of(strategy(name)(view, bot_rng(seed, game.version)))
+    except Exception:
+        # A strategy bug must not fail the request of the person whose move led here.
+        log.exception("bot %s in seat %d failed to choose; playing %r", name, seat, legal[0])
+        return seat, (legal[0],)
     if not _playable(game.table, seat, request, legal):
         # A strategy bug must not stall the game for the people at the table.
         log.error(

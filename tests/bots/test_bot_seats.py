@@ -301,6 +301,26 @@ def test_an_application_without_computer_players_refuses_a_bot_seat() -> None:
         games.create_game(NewGame(seats=[NewSeat("Ann"), NewSeat("Robo", bot="basic")]))
 
 
+def test_a_strategy_that_fails_never_fails_the_person_s_request(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+):
+    """A strategy that raises plays its seat's first legal move instead, and says so:
+    the person whose move led to the bot's turn gets their answer, not a 500."""
+
+    def broken(view: object, rng: Random) -> Action:
+        raise KeyError("a bug in a strategy")
+
+    monkeypatch.setattr(strategies, "STRATEGIES", {**STRATEGIES, "basic": broken})
+    games = memory_games()
+    with caplog.at_level("ERROR", logger="service.bots"):
+        created = games.create_game(new_game(dealer=HUMAN, seed="broken"))
+    state = games.state(created.game_id)
+    assert state.table.hand is not None
+    assert state.table.hand.turn == HUMAN
+    assert "failed to choose" in caplog.text
+    assert [entry for entry in moves(games, created.game_id) if entry[1] == BOT]
+
+
 def test_a_strategy_may_play_a_whole_request_and_an_illegal_one_is_not_played(
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ):
