@@ -38,7 +38,8 @@ RULES: dict[str, dict[str, Any]] = {
     "wild": {"variant": "wild", "deals": 2},
     "wild-deuces": {"variant": "wild", "wild_rank": "2", "jokers": 1, "deals": 2},
     "wild-meld-now": {"variant": "wild", "swapped_wild": "meld_now", "deals": 2},
-    "boathouse": {"variant": "boathouse", "deals": 2},
+    # Random players seldom go out concealed: scored exhausted hands end ties.
+    "boathouse": {"variant": "boathouse", "deals": 2, "exhausted": "score"},
     "knock": {"variant": "knock", "deals": 2, "exhausted": "score"},
     "wrotham": {"variant": "wrotham"},
 }
