@@ -74,7 +74,7 @@ def swap_uses(bot: BotView, meld_id: str, card: Card) -> list[tuple[Action, ...]
     whether this turn's one meld has been laid already.
     """
     rules = bot.rules
-    table = [_copy(meld) for meld in bot.melds]
+    table = [meld.copy() for meld in bot.melds]
     target = next(meld for meld in table if meld.id == meld_id)
     place = wilds.swap_place(target, card, rules)
     if place is None:
@@ -114,14 +114,3 @@ def _leaves_a_turn(bot: BotView, hand: Sequence[Card], spent: Sequence[Card]) ->
     if len(left) == 1:
         return left[0] in bot.legal.discard
     return True
-
-
-def _copy(meld: TableMeld) -> TableMeld:
-    return TableMeld(
-        id=meld.id,
-        kind=meld.kind,
-        cards=list(meld.cards),
-        owner=meld.owner,
-        laid_off=list(meld.laid_off),
-        as_=None if meld.as_ is None else list(meld.as_),
-    )

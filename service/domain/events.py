@@ -291,34 +291,25 @@ def apply(table: Table, event: Event) -> None:
 
 def _apply_hand_dealt(table: Table, event: HandDealt) -> None:
     size = table.rules.hand_size_for(table.players)
+    stock: tuple[Card, ...]
     if table.rules.variant is Variant.WROTHAM:
-        _apply_starter_deal(table, event, size)
-        return
-    dealt = deal(event.deck, event.dealer, table.players, size)
+        # No upcard, an empty pile, and the starter opens with eight cards, no draw.
+        starter = deal_to_starter(event.deck, event.dealer, table.players, size)
+        hands, stock, discard = starter.hands, starter.stock, []
+        turn, phase = starter.starter, Phase.PLAY
+    else:
+        dealt = deal(event.deck, event.dealer, table.players, size)
+        hands, stock, discard = dealt.hands, dealt.stock, [dealt.upcard]
+        turn, phase = (event.dealer + 1) % table.players, Phase.DRAW
     table.dealer = event.dealer
     table.hand = HandState(
         number=event.hand_number,
         dealer=event.dealer,
-        hands=[list(cards) for cards in dealt.hands],
-        stock=list(reversed(dealt.stock)),
-        discard=[dealt.upcard],
-        turn=(event.dealer + 1) % table.players,
-        played_before=[False] * table.players,
-    )
-
-
-def _apply_starter_deal(table: Table, event: HandDealt, size: int) -> None:
-    """Wrotham: no upcard, an empty pile, and the starter opens without a draw."""
-    dealt = deal_to_starter(event.deck, event.dealer, table.players, size)
-    table.dealer = event.dealer
-    table.hand = HandState(
-        number=event.hand_number,
-        dealer=event.dealer,
-        hands=[list(cards) for cards in dealt.hands],
-        stock=list(reversed(dealt.stock)),
-        discard=[],
-        turn=dealt.starter,
-        phase=Phase.PLAY,
+        hands=[list(cards) for cards in hands],
+        stock=list(reversed(stock)),
+        discard=discard,
+        turn=turn,
+        phase=phase,
         played_before=[False] * table.players,
     )
 

@@ -73,6 +73,17 @@ class TableMeld:
     """In games with wild cards: what each card stands for, parallel to `cards`
     (a natural card itself). None where the game has no wilds."""
 
+    def copy(self) -> TableMeld:
+        """An independent copy (cards are immutable and shared)."""
+        return TableMeld(
+            id=self.id,
+            kind=self.kind,
+            cards=list(self.cards),
+            owner=self.owner,
+            laid_off=list(self.laid_off),
+            as_=None if self.as_ is None else list(self.as_),
+        )
+
 
 # As for `_ACE` above: the legal-move lists run these checks for every view.
 _SET, _RUN = MeldKind.SET, MeldKind.RUN

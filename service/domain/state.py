@@ -138,15 +138,7 @@ class HandState:
             hands=[list(held) for held in self.hands],
             stock=list(self.stock),
             discard=list(self.discard),
-            melds=[
-                dataclasses.replace(
-                    meld,
-                    cards=list(meld.cards),
-                    laid_off=list(meld.laid_off),
-                    as_=None if meld.as_ is None else list(meld.as_),
-                )
-                for meld in self.melds
-            ],
+            melds=[meld.copy() for meld in self.melds],
             played_before=list(self.played_before),
             out_of_play=list(self.out_of_play),
         )
