@@ -1,4 +1,5 @@
-"""Playing a turn's actions on a table: decide, record, and let the rest follow."""
+"""Playing a request's actions on a table: decide, record, let the rest follow, and the rules
+that bind a whole request (a concealed going-out list; a `meld_now` swap's wild)."""
 
 from __future__ import annotations
 

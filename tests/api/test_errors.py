@@ -11,7 +11,6 @@ The table (`table`): Ann (seat 0) deals, so Bob (seat 1) moves first.
 
 from __future__ import annotations
 
-import importlib.util
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -57,26 +56,14 @@ class Attempt:
 
 Scenario = Callable[[Api], Attempt]
 SCENARIOS: list[tuple[str, int, str, Scenario]] = []
-AWAITING: dict[str, str] = {}
-"""Scenarios of a variant whose rules are written on another branch (issue 13), by
-name: the domain module they need. Until it exists they are expected to fail
-(strictly: once it is merged they must pass)."""
 
 
-def scenario(
-    status: int, code: str, *, awaits: str | None = None
-) -> Callable[[Scenario], Scenario]:
+def scenario(status: int, code: str) -> Callable[[Scenario], Scenario]:
     def register(build: Scenario) -> Scenario:
         SCENARIOS.append((build.__name__, status, code, build))
-        if awaits is not None:
-            AWAITING[build.__name__] = awaits
         return build
 
     return register
-
-
-def _missing(module: str) -> bool:
-    return importlib.util.find_spec(module) is None
 
 
 def table(
@@ -417,37 +404,37 @@ def discarding_a_joker_in_a_classic_game(api: Api) -> Attempt:
     return attempt
 
 
-@scenario(409, "wild_ambiguous", awaits="service.domain.wilds")
+@scenario(409, "wild_ambiguous")
 def melding_a_joker_that_reads_two_ways_without_as(api: Api) -> Attempt:
     game = wild_table(api)
     game.play(BOB, draw())
     return acting(game, BOB, meld("5H 6H JK"))
 
 
-@scenario(409, "invalid_swap", awaits="service.domain.wilds")
+@scenario(409, "invalid_swap")
 def swapping_a_card_no_wild_stands_for(api: Api) -> Attempt:
     # The joker stands for 7H, not 5C.
     return acting(joker_run_on_the_table(api), ANN, swap("h1-m1", "5C"))
 
 
-@scenario(409, "invalid_swap", awaits="service.domain.wilds")
+@scenario(409, "invalid_swap")
 def swapping_where_swaps_are_off(api: Api) -> Attempt:
     return acting(joker_run_on_the_table(api, {"swap": False}), ANN, swap("h1-m1", "7H"))
 
 
-@scenario(409, "swapped_wild_unused", awaits="service.domain.wilds")
+@scenario(409, "swapped_wild_unused")
 def keeping_a_swapped_joker_under_meld_now(api: Api) -> Attempt:
     game = joker_run_on_the_table(api, {"swapped_wild": "meld_now"})
     return acting(game, ANN, swap("h1-m1", "7H"))
 
 
-@scenario(409, "meld_only_going_out", awaits="service.domain.concealed")
+@scenario(409, "meld_only_going_out")
 def melding_in_boathouse_without_going_out(api: Api) -> Attempt:
     game = table(api, {"variant": "boathouse"})
     return acting(game, BOB, [draw(), meld("AS 2S 3S")])
 
 
-@scenario(409, "not_in_variant", awaits="service.domain.knock")
+@scenario(409, "not_in_variant")
 def melding_in_knock_rummy(api: Api) -> Attempt:
     game = table(api, {"variant": "knock"})
     game.play(BOB, draw())
@@ -643,13 +630,7 @@ def deleting_a_game(api: Api) -> Attempt:
 
 
 def _param(name: str, status: int, code: str, build: Scenario) -> Any:
-    module = AWAITING.get(name)
-    marks = (
-        [pytest.mark.xfail(reason=f"awaits {module} (issue 13, another branch)", strict=True)]
-        if module is not None and _missing(module)
-        else []
-    )
-    return pytest.param(status, code, build, id=name, marks=marks)
+    return pytest.param(status, code, build, id=name)
 
 
 @pytest.mark.parametrize(

@@ -9,7 +9,6 @@ the domain module they await: expected to fail (strictly) until it exists.
 
 from __future__ import annotations
 
-import importlib.util
 from typing import Any
 
 import pytest
@@ -37,14 +36,6 @@ BOB_HAND = "5H 6H JK AS 2S 3S 4H 7C 8C 9C"
 """Bob holds a joker: with 5H 6H it makes a run as 4H or as 7H."""
 CLASSIC_BOB = "AS 2S 3S 4S 4H 5H 6H 7C 8C 9C"
 CLASSIC_ANN = "KD QD JD 10C 9D 2D 3D 5C 6C 8D"
-
-
-def awaits(module: str) -> pytest.MarkDecorator:
-    """Expected to fail until another branch of issue 13 brings `module`."""
-    missing = importlib.util.find_spec(module) is None
-    return pytest.mark.xfail(
-        missing, reason=f"awaits {module} (issue 13, another branch)", strict=True
-    )
 
 
 def game_of(api: Api, rules: Json, hands: tuple[str, str], *, jokers: int = 0) -> Game:
@@ -168,7 +159,6 @@ def test_legal_in_boathouse_says_whether_it_can_go_out(api: Api) -> None:
     assert ann["legal"]["can_go_out"] is False
 
 
-@awaits("service.domain.knock")
 def test_knock_rummy_offers_knocking_after_the_draw(api: Api) -> None:
     game = game_of(api, {"variant": "knock"}, (CLASSIC_ANN, CLASSIC_BOB))
     bob = game.play(BOB, draw())
@@ -200,7 +190,6 @@ def test_an_as_of_another_length_is_a_malformed_body(api: Api) -> None:
     assert "as" in response.json()["detail"]
 
 
-@awaits("service.domain.wilds")
 def test_a_meld_with_a_reading_shows_it_in_the_view_and_the_event(api: Api) -> None:
     game = wild_game(api)
     bob = game.play(BOB, [draw(), meld("5H 6H JK", "5H 6H 7H")])
@@ -210,7 +199,6 @@ def test_a_meld_with_a_reading_shows_it_in_the_view_and_the_event(api: Api) -> N
     assert (event["cards"], event["as"]) == (["5H", "6H", "JK"], ["5H", "6H", "7H"])
 
 
-@awaits("service.domain.wilds")
 def test_every_reading_legal_offers_is_accepted(api: Api) -> None:
     game = wild_game(api)
     bob = game.play(BOB, draw())
@@ -228,7 +216,6 @@ def test_every_reading_legal_offers_is_accepted(api: Api) -> None:
         assert response.status_code == 200, (reading, response.text)
 
 
-@awaits("service.domain.wilds")
 def test_a_swap_puts_the_card_in_and_the_wild_in_hand_for_everyone_to_see(api: Api) -> None:
     game = wild_game(api)
     game.play(BOB, [draw(), meld("5H 6H JK", "5H 6H 7H"), discard("9C")])

@@ -19,14 +19,12 @@ heartbeat times out, for every case.
 
 from __future__ import annotations
 
-import importlib.util
 import itertools
 import json
 from pathlib import Path
 from typing import Any
 from unittest.mock import patch
 
-import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
 from litestar import Litestar
@@ -222,16 +220,6 @@ class LinkedCalls(schema.as_state_machine()):  # type: ignore[misc]
 
 
 TestLinkedCallsKeepTheContract = LinkedCalls.TestCase
-# The document lets a client create a game with jokers, whose legal moves need the
-# wild cards' rules (issue 13, branch i13-wild): until they are merged, drawing a
-# joker in such a game is a 500. Not strict: the calls may never draw one.
-TestLinkedCallsKeepTheContract.pytestmark = [
-    pytest.mark.xfail(
-        importlib.util.find_spec("service.domain.wilds") is None,
-        reason="awaits service.domain.wilds (issue 13, another branch)",
-        strict=False,
-    )
-]
 TestLinkedCallsKeepTheContract.settings = settings(
     max_examples=100,
     stateful_step_count=10,
