@@ -3,11 +3,9 @@ decks as the game's whole pack (two packs and jokers make it a multiset), and th
 variants' moves read back from their events (`as`, `wild_swapped`, `knocked`,
 Boathouse's second draw).
 
-Games whose moves only the variants' rules make (wild melds, swaps, knocks,
-concealed going out) cannot be played before the domain branches merge: the
-tests that need them are marked `UNTIL_MERGE` at the bottom, for the lead to
-un-skip then. Everything above runs today, on games that only draw and
-discard (legal in every variant) and on hand-built events.
+Most tests read games that only draw and discard (legal in every variant) or
+hand-built events; those at the bottom play whole games with the variants' own
+moves (wild melds, swaps, knocks, concealed going out).
 """
 
 from __future__ import annotations
@@ -360,7 +358,7 @@ def test_an_as_added_to_a_classic_meld_is_named() -> None:
     assert (found.position, found.type) == (index + 1, "meld_laid")
 
 
-# --- whole variant games: for the lead to un-skip once the domain branches merge ---------------
+# --- whole variant games ----------------------------------------------------------------------
 
 
 def _variant_move(games: RummyApplication, game_id: UUID) -> tuple[int, list[Action]]:

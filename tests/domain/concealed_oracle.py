@@ -49,7 +49,7 @@ def going_out_list(
 ) -> list[Action] | None:
     """A list of melds (and a final discard, not a card taken from the pile) that
     empties `held`, or None if there is none. Only jokers repeat, and they make no
-    meld here (the engine's finder is classic until the wild melds come)."""
+    meld here (games with wilds: `wild_going_out_list`)."""
 
     @cache
     def split(left: frozenset[Card]) -> tuple[tuple[Card, ...], ...] | None:
