@@ -14,6 +14,7 @@ import asyncio
 import itertools
 import json
 import re
+import socket
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -188,3 +189,43 @@ def test_a_huge_head_behind_another_request_in_the_same_read_is_cut_off_too() ->
     assert 431 in statuses(transport.written)
     assert transport.closed
     assert app.bodies == [b"ab"]
+
+
+@dataclass
+class SocketTransport(Transport):
+    """A transport over a real accepted connection, as the server hands it over."""
+
+    sock: Any = None
+
+    def get_extra_info(self, name: str) -> Any:
+        return self.sock if name == "socket" else super().get_extra_info(name)
+
+
+def test_a_connection_sends_without_delay_even_from_a_socket_handed_over_by_fd() -> None:
+    """A response is written in pieces (head, body): with Nagle's algorithm on, each
+    piece after the first waits for the client's delayed ACK (40 ms). `rummy serve`
+    hands uvicorn its bound socket by file descriptor, which uvicorn wraps as a Unix
+    socket, so uvloop leaves TCP_NODELAY off: the protocol turns it on."""
+    with socket.create_server(("127.0.0.1", 0)) as listener:
+        client = socket.create_connection(listener.getsockname())
+        accepted, _ = listener.accept()
+        with client, accepted:
+            # What uvicorn does with `fd=`: the same descriptor, said to be AF_UNIX.
+            handed = socket.fromfd(accepted.fileno(), socket.AF_UNIX, socket.SOCK_STREAM)
+            with handed:
+                assert not accepted.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY)
+
+                async def connect() -> None:
+                    config = uvicorn.Config(App(), http=HeadLimitedProtocol, log_config=None)
+                    config.load()
+                    protocol = HeadLimitedProtocol(
+                        config=config,
+                        server_state=ServerState(),
+                        app_state={},
+                        _loop=asyncio.get_running_loop(),
+                    )
+                    protocol.connection_made(SocketTransport(sock=handed))  # type: ignore[arg-type]
+                    protocol.connection_lost(None)
+
+                asyncio.run(connect())
+                assert accepted.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY)
