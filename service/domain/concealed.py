@@ -117,7 +117,7 @@ def going_out_request(table: Table, seat: int) -> tuple[Action, ...] | None:
     needed or a card is left), or None if there is none. For players that choose
     a going out rather than work one out: bots, benchmarks, tests."""
     hand = table.hand
-    if hand is None or not is_concealed(table) or not can_go_out(table, seat):
+    if hand is None or not is_concealed(table):
         return None
     taken = hand.taken_cards()
     return going_out_list(
@@ -139,7 +139,6 @@ def going_out_list(
     wild, then a final discard among `discardable` where one is needed or a card is
     left), or None. What `going_out_request` builds from a table, for a player that
     knows only its own hand: a bot reads `discardable` from its `legal`."""
-    held = list(held)
     # Each meld the hand makes, by its cards sorted, as it is sent: its cards in
     # table order and, with wilds, the reading parallel to them.
     sendable: dict[_Key, Meld] = {}
@@ -150,39 +149,21 @@ def going_out_list(
     else:
         for natural in melds.possible_melds(held, rules.aces):
             sendable[_key(natural)] = Meld(tuple(natural))
-    limit = 1 if rules.melds_per_turn is MeldsPerTurn.ONE else len(held)
-    options: list[Card | None] = [] if discard_needed else [None]
-    options.extend(card for card in dict.fromkeys(discardable) if card in held)
-    for discard in options:
-        left = list(held)
-        if discard is not None:
-            left.remove(discard)
-        split = _split(_key(left), list(sendable), limit)
-        if split is not None:
-            request: list[Action] = [sendable[cards] for cards in split]
-            if discard is not None:
-                request.append(Discard(discard))
-            return tuple(request)
-    return None
-
-
-def _split(left: _Key, candidates: Sequence[_Key], melds_allowed: int) -> list[_Key] | None:
-    """Melds among `candidates` that use up `left` exactly, or None."""
-    if not left:
-        return []
-    if melds_allowed == 0:
+    allowed = set(discardable)
+    split = _going_out_split(
+        held,
+        list(sendable),
+        discardable=allowed.__contains__,
+        discard_needed=discard_needed,
+        most_melds=1 if rules.melds_per_turn is MeldsPerTurn.ONE else None,
+    )
+    if split is None:
         return None
-    counted = Counter(left)
-    first = left[0]
-    for meld in candidates:
-        if first not in meld:
-            continue
-        needed = Counter(meld)
-        if all(counted[card] >= count for card, count in needed.items()):
-            rest = _split(_key((counted - needed).elements()), candidates, melds_allowed - 1)
-            if rest is not None:
-                return [meld, *rest]
-    return None
+    used, discard = split
+    request: list[Action] = [sendable[cards] for cards in used]
+    if discard is not None:
+        request.append(Discard(discard))
+    return tuple(request)
 
 
 def can_go_out(table: Table, seat: int) -> bool:
@@ -226,24 +207,47 @@ def going_out_exists(
     Lay-offs and swaps inside a going-out list only rearrange the cards among its own
     melds, so a split into melds is all a going-out list needs.
     """
+    found = [_key(meld) for meld in finder(cards)]
+    split = _going_out_split(
+        cards,
+        found,
+        discardable=discardable,
+        discard_needed=discard_needed,
+        most_melds=most_melds,
+    )
+    return split is not None
+
+
+def _going_out_split(
+    cards: Sequence[Card],
+    found: Sequence[_Key],
+    *,
+    discardable: Callable[[Card], bool],
+    discard_needed: bool,
+    most_melds: int | None,
+) -> tuple[tuple[_Key, ...], Card | None] | None:
+    """The melds among `found` (every meld of the hand, each once) that use up
+    `cards`, or all of them but one discardable card, and that card; None if none.
+    The one search behind `going_out_exists` and `going_out_list`."""
     melds_allowed = len(cards) if most_melds is None else most_melds
-    # Every meld of a part of the hand is a meld of the hand: find them once.
-    found = [Counter(meld) for meld in finder(cards)]
     in_a_meld = {card for meld in found for card in meld}
     loose = [card for card in set(cards) if card not in in_a_meld]
     # A card in no meld at all can only be the discard.
     if len(loose) > 1 or (loose and not discardable(loose[0])):
-        return False
+        return None
     cover = _cover_search(found)
-    if not loose and not discard_needed and cover(_key(cards), melds_allowed):
-        return True
-    for card in loose or set(cards):
+    if not loose and not discard_needed:
+        used = cover(_key(cards), melds_allowed)
+        if used is not None:
+            return used, None
+    for card in _key(loose or set(cards)):
         if discardable(card):
             left = list(cards)
             left.remove(card)
-            if cover(_key(left), melds_allowed):
-                return True
-    return False
+            used = cover(_key(left), melds_allowed)
+            if used is not None:
+                return used, card
+    return None
 
 
 _Key = tuple[Card, ...]
@@ -253,28 +257,30 @@ def _key(cards: Iterable[Card]) -> _Key:
     return tuple(sorted(cards, key=lambda card: card.sort_key))
 
 
-def _cover_search(found: Sequence[Counter[Card]]) -> Callable[[_Key, int], bool]:
-    """An exact-cover search over multisets of cards by the melds `found`,
-    remembered per multiset."""
-    by_card: dict[Card, list[Counter[Card]]] = {}
-    for meld in found:
-        for card in meld:
-            by_card.setdefault(card, []).append(meld)
+def _cover_search(found: Sequence[_Key]) -> Callable[[_Key, int], tuple[_Key, ...] | None]:
+    """An exact-cover search over multisets of cards by the melds `found`: the melds
+    that cover a multiset, remembered per multiset."""
+    counted_melds = [(meld, Counter(meld)) for meld in found]
+    by_card: dict[Card, list[tuple[_Key, Counter[Card]]]] = {}
+    for meld, counts in counted_melds:
+        for card in counts:
+            by_card.setdefault(card, []).append((meld, counts))
 
     @cache
-    def cover(left: _Key, melds_allowed: int) -> bool:
+    def cover(left: _Key, melds_allowed: int) -> tuple[_Key, ...] | None:
         if not left:
-            return True
+            return ()
         if melds_allowed == 0:
-            return False
+            return None
         # Every card must lie in some meld: the card in fewest melds picks the melds
         # to try (the fewest branches).
         counted = Counter(left)
         pivot = min(counted, key=lambda card: len(by_card.get(card, ())))
-        for meld in by_card.get(pivot, ()):
-            fits = all(counted[card] >= count for card, count in meld.items())
-            if fits and cover(_key((counted - meld).elements()), melds_allowed - 1):
-                return True
-        return False
+        for meld, counts in by_card.get(pivot, ()):
+            if all(counted[card] >= count for card, count in counts.items()):
+                rest = cover(_key((counted - counts).elements()), melds_allowed - 1)
+                if rest is not None:
+                    return (meld, *rest)
+        return None
 
     return cover
