@@ -19,7 +19,7 @@ from typing import Any
 from service.api.errors import problem
 from service.config import Settings
 from service.domain.errors import InvalidRules
-from service.domain.rules import Variant
+from service.domain.rules import RuleSet
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,19 +50,18 @@ class Caps:
                 "the hands after them are dealt from the seed.",
             )
 
-    def check_rules(self, given: Mapping[str, Any]) -> None:
+    def check_rules(self, given: Mapping[str, Any], rules: RuleSet) -> None:
         """Refuse rule values given beyond this service's caps (422 `invalid_rules`).
-        Only what the caller gave: a rule left out takes the rules' own default, and
-        the document's bound is on the value sent."""
+        Only what the caller gave (`rules` is the rule set it makes): a rule left out
+        takes the rules' own default, and the document's bound is on the value sent."""
         for name, cap in (("max_turns", self.max_turns), ("recycles", self.recycles)):
             value = given.get(name)
             if isinstance(value, int) and value > cap:
                 raise InvalidRules(f"{name} may be at most {cap} on this service, not {value}.")
         hand_size = given.get("hand_size")
-        wild = given.get("variant") == Variant.WILD.value
-        if wild and isinstance(hand_size, int) and hand_size > self.wild_hand:
+        if rules.has_wilds and isinstance(hand_size, int) and hand_size > self.wild_hand:
             raise InvalidRules(
                 f"hand_size may be at most {self.wild_hand} in a game with wild cards on this "
-                f"service (variant 'wild'), not {hand_size}: the readings `legal` lists grow "
-                f"steeply with the hand."
+                f"service (variant {rules.variant.value!r}), not {hand_size}: the readings "
+                f"`legal` lists grow steeply with the hand."
             )

@@ -54,10 +54,11 @@ def new_game(body: s.CreateGame, *, by_admin: bool, caps: Caps) -> c.NewGame:
     wanted.extend([None] * (seats - len(named)))
     caps.check_decks(len(body.decks or []))
     given = _given_rules(body.rules)
-    caps.check_rules(given)
+    rules = RuleSet.from_dict(given)
+    caps.check_rules(given, rules)
     return c.NewGame(
         seats=wanted,
-        rules=RuleSet.from_dict(given),
+        rules=rules,
         seed=body.seed,
         decks=[[Card.parse(code) for code in deck] for deck in body.decks or []],
         dealer=body.dealer,
