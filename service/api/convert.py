@@ -54,7 +54,7 @@ def new_game(body: s.CreateGame, *, by_admin: bool, caps: Caps) -> c.NewGame:
     wanted.extend([None] * (seats - len(named)))
     caps.check_decks(len(body.decks or []))
     given = _given_rules(body.rules)
-    rules = RuleSet.from_dict(given)
+    rules = RuleSet.from_dict(given, players=seats)
     caps.check_rules(given, rules)
     return c.NewGame(
         seats=wanted,
@@ -109,6 +109,16 @@ def _action(action: s.Action, place: str) -> d.Action:
             return d.Swap(meld_id, Card.parse(card))
         case s.KnockAction(card=card):
             return d.Knock(Card.parse(card))
+        case s.DeclareAction(card=card, groups=groups):
+            return d.Declare(Card.parse(card), _groups(groups))
+        case s.SubmitGroupsAction(groups=groups):
+            return d.SubmitGroups(_groups(groups))
+        case s.DropAction():
+            return d.Drop()
+
+
+def _groups(groups: Sequence[Sequence[str]]) -> tuple[tuple[Card, ...], ...]:
+    return tuple(tuple(Card.parse(code) for code in group) for group in groups)
 
 
 def _reading(

@@ -312,9 +312,33 @@ def _variant_schema(every: dict[str, Any], variant: Variant, preset: Preset) -> 
                 }
             }
         )
+    if variant is Variant.INDIAN:
+        never.extend(_INDIAN_NEVER)
     if never:
         branch["allOf"] = never
     return branch
+
+
+_INDIAN_NEVER: list[dict[str, Any]] = [
+    {
+        "not": {
+            "description": "`deals` is an option of format `deals` only.",
+            "required": ["deals"],
+            "properties": {"deals": {"type": "integer"}},
+            "not": {"required": ["format"], "properties": {"format": {"const": "deals"}}},
+        }
+    },
+    {
+        "not": {
+            "description": "`jokers` is the number of packs.",
+            "required": ["packs", "jokers"],
+            "anyOf": [
+                {"properties": {"packs": {"const": 1}, "jokers": {"const": 2}}},
+                {"properties": {"packs": {"const": 2}, "jokers": {"const": 1}}},
+            ],
+        }
+    },
+]
 
 
 def _plain(value: object) -> object:
@@ -338,6 +362,14 @@ _VARIANT_TEXT: dict[Variant, str] = {
     Variant.WROTHAM: (
         "Wrotham Rummy: 52 cards and 3 wild `JK`, six deals of 7 cards, melds only in "
         "the going-out request in deals 4-6."
+    ),
+    Variant.INDIAN: (
+        "Indian 13-card Rummy: 13 cards from one pack and a `JK` (two seats) or two packs "
+        "and two `JK` (3-6 seats, who must use two: `packs` 2), a wild rank cut each "
+        "deal, no melds on the table; declare by showing your hand in groups. `jokers` "
+        "is the number of packs. `format`: `points` (one deal), `deals` (chips over "
+        "`deals` deals), `pool_101` or `pool_201` (elimination); the drops default to "
+        "20/40 points (25/50 in `pool_201`)."
     ),
 }
 

@@ -321,6 +321,22 @@ PROBLEM_TYPES: Mapping[str, ProblemType] = {
         "none, a meld in Knock Rummy).",
         _RULES + "use only the moves `legal` offers.",
     ),
+    "incomplete_declaration": ProblemType(
+        409,
+        "Incomplete declaration",
+        "Indian Rummy: the groups of a declaration are not exactly the 13 cards of the "
+        "hand besides the finish card (one left out, one named twice, or one not held).",
+        _RULES + "send the finish card and every other card of your hand in `groups`, each once.",
+    ),
+    "not_in_deal": ProblemType(
+        409,
+        "Not in the deal",
+        "Indian Rummy: the seat is out of this deal (it dropped or showed wrongly) or of "
+        "the game for now (it sits out a tie-break of format `deals`, or a pool eliminated "
+        "it).",
+        "Nothing was applied. Wait for the next deal (the view's `players[].status` says "
+        "where each seat stands); an eliminated seat plays no more.",
+    ),
     "write_conflict": ProblemType(
         409,
         "Write conflict",

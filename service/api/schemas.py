@@ -22,6 +22,7 @@ from service.domain.rules import (
     VARIANTS,
     Aces,
     Exhausted,
+    Format,
     GoingOut,
     LayOff,
     MeldsPerTurn,
@@ -122,6 +123,9 @@ _WILD_PENALTY = _span("wild_penalty")
 _ACE_VALUE = _span("ace_value")
 _KNOCK_PENALTY = _span("knock_penalty")
 _KNOCK_BONUS = _span("knock_bonus")
+_FIRST_DROP = _span("first_drop")
+_MIDDLE_DROP = _span("middle_drop")
+_FULL_COUNT = _span("full_count")
 
 
 class Rules(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
@@ -160,6 +164,16 @@ class Rules(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
         Annotated[int, Meta(ge=_KNOCK_PENALTY[0], le=_KNOCK_PENALTY[1])] | UnsetType | None
     ) = UNSET
     knock_bonus: Annotated[int, Meta(ge=_KNOCK_BONUS[0], le=_KNOCK_BONUS[1])] | UnsetType | None = (
+        UNSET
+    )
+    format: Format | UnsetType | None = UNSET
+    first_drop: Annotated[int, Meta(ge=_FIRST_DROP[0], le=_FIRST_DROP[1])] | UnsetType | None = (
+        UNSET
+    )
+    middle_drop: Annotated[int, Meta(ge=_MIDDLE_DROP[0], le=_MIDDLE_DROP[1])] | UnsetType | None = (
+        UNSET
+    )
+    full_count: Annotated[int, Meta(ge=_FULL_COUNT[0], le=_FULL_COUNT[1])] | UnsetType | None = (
         UNSET
     )
 
@@ -271,7 +285,51 @@ class DiscardAction(
     card: CardCode
 
 
-Action = DrawAction | MeldAction | LayOffAction | DiscardAction | SwapAction | KnockAction
+GroupCards = Annotated[list[CardCode], Meta(max_length=14)]
+Groups = Annotated[list[GroupCards], Meta(max_length=14)]
+
+
+class DeclareAction(
+    msgspec.Struct, kw_only=True, tag_field="type", tag="declare", forbid_unknown_fields=True
+):
+    """Indian: after drawing, put the finish `card` out of play and show the other 13
+    cards in `groups` (exactly those 13, else 409 `incomplete_declaration`). The
+    server judges the groups: a wrong declaration is a result, not an error."""
+
+    card: CardCode
+    groups: Groups
+
+
+class SubmitGroupsAction(
+    msgspec.Struct,
+    kw_only=True,
+    tag_field="type",
+    tag="submit_groups",
+    forbid_unknown_fields=True,
+):
+    """Indian, in the `show` phase: show your hand in `groups`, once (cards in no
+    group are ungrouped; `[]` shows none)."""
+
+    groups: Groups
+
+
+class DropAction(
+    msgspec.Struct, kw_only=True, tag_field="type", tag="drop", forbid_unknown_fields=True
+):
+    """Indian: leave the deal on your turn before drawing, for `legal.drop_points`."""
+
+
+Action = (
+    DrawAction
+    | MeldAction
+    | LayOffAction
+    | DiscardAction
+    | SwapAction
+    | KnockAction
+    | DeclareAction
+    | SubmitGroupsAction
+    | DropAction
+)
 ActionBody = Action | Annotated[list[Action], Meta(min_length=1, max_length=64)]
 
 

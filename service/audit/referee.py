@@ -22,7 +22,18 @@ from service.audit import deal
 from service.audit.limits import TurnLimitBroken, TurnLimits
 from service.domain import events as domain
 from service.domain import shuffle
-from service.domain.actions import Action, Discard, Draw, Knock, LayOff, Meld, Swap
+from service.domain.actions import (
+    Action,
+    Declare,
+    Discard,
+    Draw,
+    Drop,
+    Knock,
+    LayOff,
+    Meld,
+    SubmitGroups,
+    Swap,
+)
 from service.domain.cards import Card, card_codes, parse_cards
 from service.domain.concealed import is_concealed
 from service.domain.deal import check_deck
@@ -228,6 +239,14 @@ class Referee:
                     action = Knock(Card.parse(data["card"]))
                 case "card_discarded":
                     action = Discard(Card.parse(data["card"]))
+                case "declared":
+                    # The kinds, validity and points follow from the groups: the
+                    # rules judge them again, and the comparison checks the logged ones.
+                    action = Declare(Card.parse(data["card"]), _shown_groups(data["groups"]))
+                case "groups_submitted":
+                    action = SubmitGroups(_shown_groups(data["groups"]))
+                case "player_dropped":
+                    action = Drop()
                 case _:
                     raise Mismatch(f"{kind} cannot happen here: {_waiting(table)}")
         except (KeyError, TypeError, ValueError, RummyError) as error:
@@ -381,6 +400,13 @@ class _Decks:
         raise Mismatch(f"the log holds no stock for recycle {recycle_number} of hand {hand_number}")
 
 
+def _shown_groups(groups: Any) -> tuple[tuple[Card, ...], ...]:
+    """The cards of an Indian show's groups (`[{cards, kind}]`)."""
+    if not isinstance(groups, list):
+        raise TypeError("groups is a list of {cards, kind}")
+    return tuple(tuple(parse_cards(group["cards"])) for group in groups)
+
+
 def _player_entry(entry: Any) -> Mapping[str, Any]:
     """A seated player as the log holds it; the export's `players` repeat these fields."""
     if (
@@ -434,6 +460,12 @@ def _describe(action: Action) -> str:
             return f"swap of {card} into {meld_id}"
         case Knock():
             return "knock"
+        case Declare(card=card):
+            return f"declaration finishing with {card}"
+        case SubmitGroups():
+            return "submission of groups"
+        case Drop():
+            return "drop"
 
 
 def _summary(data: Mapping[str, Any]) -> str:

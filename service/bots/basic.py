@@ -43,6 +43,7 @@ def play_basic(view: GameView, rng: Random) -> Action | tuple[Action, ...]:
     bot = BotView.read(view)
     if bot.rules.variant is Variant.KNOCK:
         return play_knock(bot, rng)
+
     if bot.legal.draw:
         # Boathouse's second draw is judged like the first, on the new top discard.
         return _draw(bot)

@@ -20,7 +20,7 @@ from service.domain.actions import Action
 from service.domain.cards import Card
 from service.domain.errors import IllegalMove, InvalidSeating
 from service.domain.play import play
-from service.domain.state import Status, Table
+from service.domain.state import DealStatus, Phase, Status, Table
 from service.projections.views import GameSnapshot, Viewer, game_view
 
 log = logging.getLogger("service.bots")
@@ -42,9 +42,21 @@ def check_bot_seats(bots: Sequence[str | None]) -> None:
 def bot_to_move(game: GameSnapshot) -> tuple[int, str] | None:
     """The seat to move and its strategy's name, if that seat is a bot's."""
     table = game.table
-    if table.status is not Status.PLAYING or table.hand is None:
+    hand = table.hand
+    if table.status is not Status.PLAYING or hand is None:
         return None
-    seat = table.hand.turn
+    seat = hand.turn
+    if hand.phase is Phase.SHOW:
+        # Indian's show: every seat still to submit may act, in any order.
+        assert hand.statuses is not None, "an Indian deal"
+        waiting = [
+            each
+            for each, status in enumerate(hand.statuses)
+            if status is DealStatus.TO_SUBMIT and (info := game.seats[each]) and info.bot
+        ]
+        if not waiting:
+            return None
+        seat = waiting[0]
     info = game.seats[seat]
     if info is None or info.bot is None:
         return None
@@ -78,8 +90,9 @@ def next_bot_move(game: GameSnapshot, seed: str) -> tuple[int, Sequence[Action]]
 def _playable(table: Table, seat: int, request: Sequence[Action], legal: list[Action]) -> bool:
     """Whether `request` may be played now: one legal action, or a list the rules
     accept as a whole (tried on a copy of the table, which is then thrown away)."""
-    if len(request) == 1:
-        return request[0] in legal
+    if len(request) == 1 and request[0] in legal:
+        return True
+    # A list, or a move `legal` names by a flag only (an Indian declaration).
     try:
         play(table.copy(), seat, request, _TrialDecks(table.rules.pack))
     except IllegalMove:

@@ -244,7 +244,7 @@ def _play_game(report: Report, number: int, names: tuple[str, ...], max_hands: i
     start(table, decks, record)
     while table.status is Status.PLAYING and table.hands_played < max_hands:
         assert table.hand is not None
-        seat = table.hand.turn
+        seat = table.hand.to_act()
         view = game_view(snapshot, Viewer(seat=seat))
         move = strategies[seat](view, generators[seat])
         play(table, seat, request_of(move), decks, record)
@@ -310,7 +310,7 @@ def run(args: argparse.Namespace) -> int:
         if args.games < 1:
             raise InvalidInput(f"--games must be at least 1, not {args.games}.")
         rules_data = json.loads(args.rules)
-        rules = RuleSet.from_dict(rules_data)
+        rules = RuleSet.from_dict(rules_data, players=args.players)
         bots = [name.strip() for name in args.bots.split(",") if name.strip()]
         report = simulate(
             args.games, bots, args.players, rules, seed=args.seed, max_hands=args.max_hands

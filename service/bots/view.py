@@ -13,9 +13,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
-from service.domain import turns
 from service.domain.actions import Action
-from service.domain.cards import FULL_DECK, Card
+from service.domain.cards import FULL_DECK, Card, Rank
+from service.domain.legal import LegalMoves
 from service.domain.melds import MeldKind, TableMeld
 from service.domain.rules import RuleSet
 from service.domain.state import Phase, Source
@@ -34,7 +34,7 @@ class BotView:
     rules: RuleSet
     phase: Phase | None
     hand: tuple[Card, ...]
-    legal: turns.LegalMoves
+    legal: LegalMoves
     """The view's `legal` block read back into the domain's moves."""
     melds: tuple[TableMeld, ...]
     """The melds on the table, copies: a strategy may try lay-offs on them."""
@@ -42,6 +42,8 @@ class BotView:
     stock_count: int
     hand_counts: tuple[int, ...]
     """Cards held by each seat, in seat order."""
+    deal_wild: Rank | None = None
+    """Indian: the wild rank cut for this deal."""
 
     @classmethod
     def read(cls, view: GameView) -> BotView:
@@ -56,7 +58,7 @@ class BotView:
             rules=_rules(tuple(sorted(view.rules.items()))),
             phase=None if view.phase is None else Phase(view.phase),
             hand=_cards(view.my_hand),
-            legal=turns.LegalMoves(
+            legal=LegalMoves(
                 draw=tuple(Source(source) for source in legal.draw),
                 melds=tuple(_cards(cards) for cards in legal.melds),
                 lay_offs=tuple(
@@ -81,6 +83,10 @@ class BotView:
                 ),
                 knock=_cards(legal.knock or []),
                 can_go_out=legal.can_go_out,
+                can_declare=bool(legal.can_declare),
+                can_drop=bool(legal.can_drop),
+                drop_points=legal.drop_points,
+                can_submit=bool(legal.can_submit),
             ),
             melds=tuple(
                 TableMeld(
@@ -96,6 +102,9 @@ class BotView:
             discard_top=None if view.discard_top is None else Card.parse(view.discard_top),
             stock_count=view.stock_count,
             hand_counts=tuple(player.hand_count for player in view.players),
+            deal_wild=None
+            if view.wild is None or view.wild.indicator is None or view.wild.rank is None
+            else Rank.parse(view.wild.rank),
         )
 
     def actions(self) -> list[Action]:

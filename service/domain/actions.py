@@ -53,4 +53,25 @@ class Knock:
     card: Card
 
 
-Action = Draw | Meld | LayOff | Discard | Swap | Knock
+@dataclass(frozen=True, slots=True)
+class Declare:
+    """Indian: show the hand in `groups` (exactly the other 13 cards), putting the
+    finish `card` out of play."""
+
+    card: Card
+    groups: tuple[tuple[Card, ...], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SubmitGroups:
+    """Indian, in the show: show the hand in `groups` (cards in none are ungrouped)."""
+
+    groups: tuple[tuple[Card, ...], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Drop:
+    """Indian: leave the deal before drawing, for the format's drop points."""
+
+
+Action = Draw | Meld | LayOff | Discard | Swap | Knock | Declare | SubmitGroups | Drop

@@ -58,6 +58,37 @@ def deal_to_starter(deck: Sequence[Card], dealer: int, players: int, hand_size: 
     return StarterDeal(hands=hands, starter=starter, stock=tuple(deck[extra + 1 :]))
 
 
+@dataclass(frozen=True, slots=True)
+class IndianDeal:
+    """Indian Rummy's deal to the seats still in the game: their hands (in the order of
+    `seats`), the upcard, the wild indicator and the stock."""
+
+    hands: tuple[tuple[Card, ...], ...]
+    starter: int
+    upcard: Card
+    indicator: Card
+    """Face up and out of play: its rank is wild (a `JK` makes aces wild)."""
+    stock: tuple[Card, ...]
+    """Top of the stock first."""
+
+
+def deal_among(
+    deck: Sequence[Card], dealer: int, seats: Sequence[int], hand_size: int
+) -> IndianDeal:
+    """`deal` round the m `seats` only (in seat order, from the one after the dealer):
+    `deck[size * m]` is the upcard, the next card the wild indicator, the stock the
+    rest."""
+    m = len(seats)
+    dealt = deal(deck, seats.index(dealer), m, hand_size)
+    return IndianDeal(
+        hands=dealt.hands,
+        starter=seats[(seats.index(dealer) + 1) % m],
+        upcard=dealt.upcard,
+        indicator=dealt.stock[0],
+        stock=dealt.stock[1:],
+    )
+
+
 def check_deck(deck: Sequence[Card], pack: Sequence[Card] = FULL_DECK) -> None:
     """A deck order must be a permutation of the game's whole pack (by default the
     52 cards, each once; with two packs or jokers, codes repeat as often as the pack

@@ -29,7 +29,9 @@ The tree::
         ├── InvalidSwap          invalid_swap
         ├── SwappedWildUnused    swapped_wild_unused
         ├── MeldOnlyGoingOut     meld_only_going_out
-        └── NotInVariant         not_in_variant
+        ├── NotInVariant         not_in_variant
+        ├── IncompleteDeclaration incomplete_declaration
+        └── NotInDeal            not_in_deal
 
 The HTTP layer maps `InvalidInput` to 422 and `IllegalMove` to 409.
 """
@@ -168,6 +170,18 @@ class NotInVariant(IllegalMove):
     never a 422)."""
 
     code = "not_in_variant"
+
+
+class IncompleteDeclaration(IllegalMove):
+    """Indian: a declaration whose groups are not exactly the other 13 cards."""
+
+    code = "incomplete_declaration"
+
+
+class NotInDeal(IllegalMove):
+    """Indian: a seat that dropped, showed wrongly, sits out or is eliminated acts."""
+
+    code = "not_in_deal"
 
 
 def all_error_classes() -> list[type[RummyError]]:

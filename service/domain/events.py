@@ -20,11 +20,21 @@ from dataclasses import dataclass
 from typing import Any, get_args
 
 from service.domain.cards import Card
-from service.domain.deal import deal, deal_to_starter
+from service.domain.deal import deal, deal_among, deal_to_starter
+from service.domain.groups import Group, wild_rank_of
 from service.domain.melds import End, MeldKind, TableMeld, extend
 from service.domain.plain import Codec
 from service.domain.rules import Variant
-from service.domain.state import HandResult, HandState, Phase, Source, Table
+from service.domain.state import (
+    DealStatus,
+    DropKind,
+    HandResult,
+    HandState,
+    Phase,
+    Show,
+    Source,
+    Table,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +48,8 @@ class HandDealt:
     dealer: int
     deck: tuple[Card, ...]
     """The full deck order the hand was dealt from."""
+    seats: tuple[int, ...] | None = None
+    """Indian: the seats dealt in (the others are eliminated or sit out)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +104,45 @@ class Knocked:
 
 
 @dataclass(frozen=True, slots=True)
+class Declared:
+    """Indian: `seat` showed `groups` and put the finish `card` out of play. Valid:
+    0 points, and the others show; wrong: `full_count` points, out of the deal."""
+
+    seat: int
+    card: Card
+    groups: tuple[Group, ...]
+    valid: bool
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class GroupsSubmitted:
+    """Indian, in the show: `seat` showed its hand in `groups`, for `points`."""
+
+    seat: int
+    groups: tuple[Group, ...]
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerDropped:
+    """Indian: `seat` left the deal before drawing; its hand is never shown."""
+
+    seat: int
+    kind: DropKind
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerEliminated:
+    """Indian pools: `player` reached the limit with `score` and is out of the game
+    (the rules eliminate it: no seat's move did)."""
+
+    player: int
+    score: int
+
+
+@dataclass(frozen=True, slots=True)
 class CardDiscarded:
     seat: int
     card: Card
@@ -129,6 +180,10 @@ Event = (
     | GameFinished
     | WildSwapped
     | Knocked
+    | Declared
+    | GroupsSubmitted
+    | PlayerDropped
+    | PlayerEliminated
 )
 
 EVENTS: tuple[type[Event], ...] = get_args(Event)
@@ -143,6 +198,9 @@ PLAYER_EVENTS: tuple[type[Event], ...] = (
     StockRecycled,
     WildSwapped,
     Knocked,
+    Declared,
+    GroupsSubmitted,
+    PlayerDropped,
 )
 """The events a player's own move causes: their `seat` is that player's. The rest
 (deals, the end of a hand, the end of the game) the rules make by themselves."""
@@ -202,6 +260,8 @@ def apply(table: Table, event: Event) -> None:
             pile = hand.stock if source is Source.STOCK else hand.discard
             pile.pop()
             hand.hands[seat].append(card)
+            if hand.drawn:
+                hand.drawn[seat] = True
             from_pile = card if source is Source.DISCARD else None
             if second:
                 hand.taken_second = from_pile
@@ -266,18 +326,48 @@ def apply(table: Table, event: Event) -> None:
             # melds were not laid "in an earlier turn": it may still be a rummy.
             if hand.played_this_turn and held:
                 hand.played_before[seat] = True
-            hand.turn = (seat + 1) % table.players
-            hand.phase = Phase.DRAW
-            hand.taken = None
-            hand.taken_second = None
-            hand.melds_this_turn = 0
-            hand.played_this_turn = False
-            hand.turns += 1
+            _next_turn(table, hand, seat)
         case StockRecycled(stock=stock):
             hand = _hand(table)
             hand.discard = hand.discard[-1:]
             hand.stock = list(reversed(stock))
             hand.recycles += 1
+        case Declared(seat=seat, card=card, groups=groups, valid=valid, points=points):
+            hand = _hand(table)
+            held = hand.hands[seat]
+            held.remove(card)
+            hand.out_of_play.append(card)
+            hand.shows.append(Show(seat=seat, groups=groups, points=points, card=card, valid=valid))
+            hand.deal_points[seat] = points
+            statuses = _statuses(hand)
+            if valid:
+                # The others in the deal show in any order; the declarer's 13 stay shown.
+                statuses[seat] = DealStatus.DECLARED
+                for other, status in enumerate(statuses):
+                    if status is DealStatus.IN:
+                        statuses[other] = DealStatus.TO_SUBMIT
+                hand.phase = Phase.SHOW
+            else:
+                statuses[seat] = DealStatus.WRONG_SHOW
+                hand.out_of_play.extend(held)
+                held.clear()
+                _next_turn(table, hand, seat)
+        case GroupsSubmitted(seat=seat, groups=groups, points=points):
+            hand = _hand(table)
+            hand.shows.append(Show(seat=seat, groups=groups, points=points))
+            hand.deal_points[seat] = points
+            _statuses(hand)[seat] = DealStatus.SUBMITTED
+        case PlayerDropped(seat=seat, points=points):
+            hand = _hand(table)
+            held = hand.hands[seat]
+            # Set aside face down: out of play, never shown.
+            hand.out_of_play.extend(held)
+            held.clear()
+            hand.deal_points[seat] = points
+            _statuses(hand)[seat] = DealStatus.DROPPED
+            _next_turn(table, hand, seat)
+        case PlayerEliminated(player=player):
+            table.eliminated[player] = True
         case HandEnded():
             table.totals = list(event.totals)
             table.last_hand = event
@@ -289,9 +379,33 @@ def apply(table: Table, event: Event) -> None:
             table.finished = True
 
 
+def _next_turn(table: Table, hand: HandState, seat: int) -> None:
+    """The turn passes to the next seat still in the deal (every seat, but in Indian
+    Rummy's deals)."""
+    turn = (seat + 1) % table.players
+    if hand.statuses is not None:
+        while hand.statuses[turn] is not DealStatus.IN and turn != seat:
+            turn = (turn + 1) % table.players
+    hand.turn = turn
+    hand.phase = Phase.DRAW
+    hand.taken = None
+    hand.taken_second = None
+    hand.melds_this_turn = 0
+    hand.played_this_turn = False
+    hand.turns += 1
+
+
+def _statuses(hand: HandState) -> list[DealStatus]:
+    assert hand.statuses is not None, "an Indian deal keeps its seats' statuses"
+    return hand.statuses
+
+
 def _apply_hand_dealt(table: Table, event: HandDealt) -> None:
     size = table.rules.hand_size_for(table.players)
     stock: tuple[Card, ...]
+    if event.seats is not None:
+        _apply_indian_deal(table, event, event.seats, size)
+        return
     if table.rules.variant is Variant.WROTHAM:
         # No upcard, an empty pile, and the starter opens with eight cards, no draw.
         starter = deal_to_starter(event.deck, event.dealer, table.players, size)
@@ -311,6 +425,40 @@ def _apply_hand_dealt(table: Table, event: HandDealt) -> None:
         turn=turn,
         phase=phase,
         played_before=[False] * table.players,
+    )
+
+
+def _apply_indian_deal(table: Table, event: HandDealt, seats: tuple[int, ...], size: int) -> None:
+    """Indian: 13 each to the seats dealt in, the upcard, then the wild indicator (face
+    up, out of play); the seat after the dealer among them starts."""
+    dealt = deal_among(event.deck, event.dealer, seats, size)
+    hands: list[list[Card]] = [[] for _ in range(table.players)]
+    for seat, held in zip(seats, dealt.hands, strict=True):
+        hands[seat] = list(held)
+    statuses = [
+        DealStatus.IN
+        if seat in seats
+        else DealStatus.ELIMINATED
+        if table.eliminated[seat]
+        else DealStatus.SITTING_OUT
+        for seat in range(table.players)
+    ]
+    table.dealer = event.dealer
+    table.hand = HandState(
+        number=event.hand_number,
+        dealer=event.dealer,
+        hands=hands,
+        stock=list(reversed(dealt.stock)),
+        discard=[dealt.upcard],
+        turn=dealt.starter,
+        phase=Phase.DRAW,
+        played_before=[False] * table.players,
+        out_of_play=[dealt.indicator],
+        wild=wild_rank_of(dealt.indicator),
+        indicator=dealt.indicator,
+        statuses=statuses,
+        deal_points=[None] * table.players,
+        drawn=[False] * table.players,
     )
 
 

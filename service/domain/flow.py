@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from service.domain import concealed, knock, scoring
+from service.domain import concealed, indian_deals, knock, scoring
 from service.domain.decks import DeckSource
 from service.domain.errors import GameFull, InvalidSeating
 from service.domain.events import Event, GameFinished, HandDealt, HandEnded, PlayerJoined
@@ -16,6 +16,7 @@ from service.domain.state import HandEnding, HandState, Status, Table
 # Enum members read once: attribute lookups on Enum classes are slow on 3.11
 # (EnumType.__getattr__), and these are read for every move.
 _KNOCK = Variant.KNOCK
+_INDIAN = Variant.INDIAN
 
 Record = Callable[[Event], None]
 """Applies an event to the table (and may store it): the caller's side of `settle`."""
@@ -47,10 +48,14 @@ def next_event(table: Table, decks: DeckSource) -> Event | None:
     if status is Status.WAITING:
         if open_seats(table):
             return None
+        if table.rules.variant is _INDIAN:
+            return indian_deals.first_deal(table, decks)
         dealer = table.first_dealer
         if dealer is None:
             dealer = decks.first_dealer(table.players)
         return HandDealt(hand_number=1, dealer=dealer, deck=tuple(decks.deck(1)))
+    if table.rules.variant is _INDIAN:
+        return indian_deals.next_event(table, decks)
     hand = table.hand
     if hand is None:
         return _after_hand(table, decks)
@@ -71,6 +76,8 @@ def settle(table: Table, decks: DeckSource, record: Record) -> None:
 
 
 def hand_ended_without_out(table: Table, hand: HandState, how: HandEnding) -> HandEnded:
+    if table.rules.variant is _INDIAN:
+        return indian_deals.void_deal(table, hand, how)
     if table.rules.variant is _KNOCK:
         # Knock Rummy scores a hand that runs out by the arranged counts.
         shown = _arranged(table, hand)

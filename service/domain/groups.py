@@ -130,6 +130,14 @@ def _fits_set(naturals: Sequence[Card]) -> bool:
     return len(suits) == len(naturals) and all(card.rank is rank for card in naturals)
 
 
+@dataclass(frozen=True, slots=True)
+class Group:
+    """A group as shown: its cards, in the order the player gave them, and its kind."""
+
+    cards: tuple[Card, ...]
+    kind: GroupKind
+
+
 def is_sequence(kind: GroupKind) -> bool:
     return kind is _PURE or kind is _SEQUENCE
 

@@ -108,6 +108,10 @@ def _conversions(hint: Any) -> tuple[Convert | None, Convert | None]:
         return _code, Card.parse
     if isinstance(hint, type) and issubclass(hint, Enum):
         return _value, hint
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+        # A value made of fields (an Indian group, a show): its own plain form.
+        codec = Codec(hint)
+        return codec.to_plain, codec.from_plain
     origin = get_origin(hint)
     if origin is tuple:
         item, *rest = get_args(hint)

@@ -35,6 +35,21 @@ class Variant(StrEnum):
     BOATHOUSE = "boathouse"
     KNOCK = "knock"
     WROTHAM = "wrotham"
+    INDIAN = "indian"
+
+
+class Format(StrEnum):
+    """Indian Rummy's formats: one deal, a number of deals for chips, or a pool."""
+
+    POINTS = "points"
+    DEALS = "deals"
+    POOL_101 = "pool_101"
+    POOL_201 = "pool_201"
+
+    @property
+    def pool_limit(self) -> int | None:
+        """The score at or over which a pool eliminates a player."""
+        return {"pool_101": 101, "pool_201": 201}.get(self.value)
 
 
 class SwappedWild(StrEnum):
@@ -138,6 +153,12 @@ class RuleSet:
     """What an ace left in hand counts; None is classic's (see `ace_points`)."""
     knock_penalty: int | None = None
     knock_bonus: int | None = None
+    format: Format | None = None
+    """Indian Rummy: points, deals or a pool."""
+    first_drop: int | None = None
+    middle_drop: int | None = None
+    full_count: int | None = None
+    """Indian Rummy: the most a hand counts, and a wrong show's points."""
 
     def __post_init__(self) -> None:
         for field in dataclasses.fields(self):
@@ -154,6 +175,8 @@ class RuleSet:
             raise InvalidRules(f"recycles must be 0 or more, not {self.recycles}.")
         if self.max_turns < 1:
             raise InvalidRules(f"max_turns must be at least 1, not {self.max_turns}.")
+        if self.variant is Variant.INDIAN:
+            return  # its format ends the game (checked with the variant)
         if (self.target is None) == (self.deals is None):
             raise InvalidRules(
                 "Set exactly one way to end the game: a points target or a number of deals."
@@ -170,6 +193,14 @@ class RuleSet:
         if self.ace_value is not None:
             return self.ace_value
         return 1 if self.aces is Aces.LOW else 15
+
+    @property
+    def starting_score(self) -> int:
+        """Every seat's score before the first deal: Indian format `deals` gives each
+        `full_count` chips per deal, every other game starts at 0."""
+        if self.format is Format.DEALS and self.full_count is not None and self.deals is not None:
+            return self.full_count * self.deals
+        return 0
 
     @property
     def deck_size(self) -> int:
@@ -197,6 +228,10 @@ class RuleSet:
             seats = f"{low}" if low == high else f"{low} to {high}"
             raise InvalidRules(
                 f"Rule 'variant': {self.variant.value} seats {seats} players, not {players}."
+            )
+        if self.variant is Variant.INDIAN and players > 2 and self.packs != 2:
+            raise InvalidRules(
+                f"Rule 'packs': indian deals from two packs to {players} players, not one."
             )
 
     def hand_size_for(self, players: int) -> int:
@@ -242,11 +277,14 @@ class RuleSet:
         games keep their form); `shown` adds what views show besides.
         """
         used = VARIANTS[self.variant].used
-        return {
+        shown = {
             field.name: _plain(getattr(self, field.name))
             for field in dataclasses.fields(self)
             if field.name in used
         }
+        if self.variant is Variant.INDIAN and self.deals is None:
+            del shown["deals"]  # an option of format `deals` only
+        return shown
 
     def shown(self) -> dict[str, Any]:
         """The rule set as views show it: `to_dict` with the variant and its pack."""
@@ -256,10 +294,12 @@ class RuleSet:
         return shown
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> RuleSet:
+    def from_dict(cls, data: Mapping[str, Any], players: int | None = None) -> RuleSet:
         """Build from plain data; missing options take their variant's defaults.
 
         A game that sets `deals` and no `target` has no target, as docs/rules.md says.
+        Indian Rummy's defaults depend on the table: `players` (when creating a game)
+        gives two seats one pack, and the format sets the drops and the deals.
         """
         if not isinstance(data, Mapping):
             raise InvalidRules("rules must be an object of option names to values.")
@@ -286,7 +326,26 @@ class RuleSet:
                 raise InvalidRules(f"{invalid.message} (variant {variant.value!r})") from None
         if data.get("deals") is not None and "target" not in data and "target" in preset.accepted:
             values["target"] = None
+        if variant is Variant.INDIAN:
+            _indian_defaults(values, data, players)
         return cls(**values)
+
+
+def _indian_defaults(values: dict[str, Any], data: Mapping[str, Any], players: int | None) -> None:
+    """The Indian options whose defaults follow the table or the format: one pack at
+    two seats (else two), as many jokers as packs, 25/50 drops in `pool_201` (else
+    20/40), two deals in format `deals` (no other format has the option)."""
+    if "packs" not in data and players == 2:
+        values["packs"] = 1
+    if "jokers" not in data:
+        values["jokers"] = values["packs"]
+    pool_201 = values["format"] is Format.POOL_201
+    if "first_drop" not in data:
+        values["first_drop"] = 25 if pool_201 else 20
+    if "middle_drop" not in data:
+        values["middle_drop"] = 50 if pool_201 else 40
+    if values["format"] is Format.DEALS and data.get("deals") is None:
+        values["deals"] = 2
 
 
 def _plain(value: object) -> object:
@@ -295,6 +354,7 @@ def _plain(value: object) -> object:
 
 _ENUMS: dict[str, type[StrEnum]] = {
     "Variant": Variant,
+    "Format": Format,
     "SwappedWild": SwappedWild,
     "Aces": Aces,
     "MeldsPerTurn": MeldsPerTurn,
@@ -388,7 +448,11 @@ def _preset(
 ) -> Preset:
     ranges = dict(ranges or {})
     # One pack and no jokers, unless the variant says otherwise.
-    fixed = {"packs": 1, **({} if "jokers" in ranges else {"jokers": 0}), **(fixed or {})}
+    fixed = {
+        **({} if "packs" in ranges else {"packs": 1}),
+        **({} if "jokers" in ranges else {"jokers": 0}),
+        **(fixed or {}),
+    }
     used = (set(_CLASSIC_OPTIONS) - set(unused)) | set(extra) | {"variant", "packs", "jokers"}
     return Preset(
         players=players,
@@ -442,8 +506,46 @@ VARIANTS: Mapping[Variant, Preset] = {
         fixed={"jokers": 3, "hand_size": 7, "deals": 6},
         ranges={**_WILD_RANGES, **_ACE_RANGE},
     ),
+    Variant.INDIAN: _preset(
+        unused=("melds_per_turn", "lay_off", "going_out", "rummy_bonus", "scoring", "target"),
+        extra=(
+            "min_natural",
+            "wild_penalty",
+            "ace_value",
+            "format",
+            "first_drop",
+            "middle_drop",
+            "full_count",
+        ),
+        defaults={
+            "variant": Variant.INDIAN,
+            "packs": 2,
+            "jokers": 2,
+            "recycles": 1000,
+            "target": None,
+            "format": Format.POINTS,
+            "full_count": 80,
+        },
+        fixed={
+            "aces": Aces.HIGH_OR_LOW,
+            "hand_size": 13,
+            "exhausted": Exhausted.VOID,
+            "min_natural": 1,
+            "wild_penalty": 0,
+            "ace_value": 10,
+        },
+        ranges={
+            "packs": (1, 2),
+            "jokers": (1, 2),
+            "first_drop": (0, 200),
+            "middle_drop": (0, 200),
+            "full_count": (1, 200),
+        },
+    ),
 }
 """Each variant's preset, as docs/rules.md's table gives it."""
+
+_INDIAN_OPTIONS = ("format", "first_drop", "middle_drop", "full_count")
 
 
 def _check_variant(rules: RuleSet) -> None:
@@ -451,7 +553,8 @@ def _check_variant(rules: RuleSet) -> None:
     their value, numbers in range. Each message names the option and the variant."""
     preset = VARIANTS[rules.variant]
     variant = rules.variant.value
-    for name in ("wild_rank", *_WILD_OPTIONS, "ace_value", "knock_penalty", "knock_bonus"):
+    optional = ("wild_rank", *_WILD_OPTIONS, "ace_value", "knock_penalty", "knock_bonus")
+    for name in (*optional, *_INDIAN_OPTIONS):
         if name not in preset.used and getattr(rules, name) is not None:
             raise InvalidRules(f"Rule {name!r} is not an option of variant {variant!r}.")
         nullable = name in ("wild_rank", "ace_value")
@@ -473,8 +576,27 @@ def _check_variant(rules: RuleSet) -> None:
         raise InvalidRules(
             f"Rule 'wild_rank' is a rank (A 2-10 J Q K) or null, not {rules.wild_rank!r}."
         )
+    if rules.variant is Variant.INDIAN:
+        _check_indian(rules)
     if rules.variant is Variant.WILD and not rules.has_wilds:
         raise InvalidRules("Rule 'jokers': variant 'wild' needs at least one joker or a wild_rank.")
+
+
+def _check_indian(rules: RuleSet) -> None:
+    if rules.jokers != rules.packs:
+        raise InvalidRules(
+            f"Rule 'jokers' is the number of packs in variant 'indian' ({rules.packs}), "
+            f"not {rules.jokers}."
+        )
+    if rules.target is not None:
+        raise InvalidRules("Rule 'target' is not an option of variant 'indian'.")
+    if rules.format is Format.DEALS:
+        if rules.deals is None or rules.deals < 1:
+            raise InvalidRules("Rule 'deals' must be at least 1 in format 'deals'.")
+    elif rules.deals is not None:
+        raise InvalidRules(
+            f"Rule 'deals' is an option of format 'deals' only, not of {rules.format}."
+        )
 
 
 _RANK_CODES = frozenset(rank.code for rank in RANKS)

@@ -10,7 +10,8 @@ import dataclasses
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from service.domain.cards import Card
+from service.domain.cards import Card, Rank
+from service.domain.groups import Group
 from service.domain.melds import TableMeld
 from service.domain.rules import RuleSet
 
@@ -26,6 +27,8 @@ class Phase(StrEnum):
     SECOND_DRAW = "second_draw"
     """Boathouse: the second card after taking the top discard."""
     PLAY = "play"
+    SHOW = "show"
+    """Indian: after a valid declaration, every other player in the deal shows."""
 
 
 class Source(StrEnum):
@@ -41,6 +44,43 @@ class HandEnding(StrEnum):
     EXHAUSTED = "exhausted"
     TURN_CAP = "turn_cap"
     KNOCK = "knock"
+    DECLARED = "declared"
+    """Indian: a valid declaration, and every other player's show."""
+    LAST_STANDING = "last_standing"
+    """Indian: the others dropped or showed wrongly."""
+
+
+class DealStatus(StrEnum):
+    """Indian: where a seat stands in the deal (or, out of it, in the game)."""
+
+    IN = "in"
+    DROPPED = "dropped"
+    WRONG_SHOW = "wrong_show"
+    DECLARED = "declared"
+    TO_SUBMIT = "to_submit"
+    SUBMITTED = "submitted"
+    SITTING_OUT = "sitting_out"
+    """Not dealt in: a tie-break of format `deals` is played among the tied only."""
+    ELIMINATED = "eliminated"
+
+
+class DropKind(StrEnum):
+    FIRST = "first"
+    MIDDLE = "middle"
+
+
+@dataclass(frozen=True, slots=True)
+class Show:
+    """Indian: a declaration (with its finish `card`) or a submission, as the table saw
+    it."""
+
+    seat: int
+    groups: tuple[Group, ...]
+    points: int
+    card: Card | None = None
+    """The finish card of a declaration."""
+    valid: bool | None = None
+    """Whether a declaration was valid (None for a submission)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +108,13 @@ class HandResult:
     """Each seat's cards outside the melds of its best arrangement, in sort order."""
     arranged: tuple[tuple[tuple[Card, ...], ...], ...] | None = None
     """Each seat's melds in that arrangement (`melds` in views)."""
+    # Indian Rummy's result (None in every other variant).
+    statuses: tuple[DealStatus, ...] | None = None
+    """Each seat's status at the end of the deal."""
+    shows: tuple[Show, ...] | None = None
+    """The declaration and the submissions, in the order they were made."""
+    eliminated: tuple[int, ...] | None = None
+    """Pools: the seats this deal put at or over the limit."""
 
     @property
     def rummy(self) -> bool:
@@ -105,6 +152,24 @@ class HandState:
     """Cards out of play for the rest of the hand (a knock card)."""
     knocker: int | None = None
     """Knock Rummy: the seat that knocked; the hand ends at once."""
+    # Indian Rummy (None or empty in every other variant).
+    wild: Rank | None = None
+    """The deal's wild rank, from its indicator."""
+    indicator: Card | None = None
+    statuses: list[DealStatus] | None = None
+    """Each seat's status in the deal."""
+    deal_points: list[int | None] = field(default_factory=list)
+    """Each seat's points in the deal, once known (a drop, a show)."""
+    drawn: list[bool] = field(default_factory=list)
+    """Each seat has drawn in this deal (a later drop is a middle drop)."""
+    shows: list[Show] = field(default_factory=list)
+
+    def to_act(self) -> int:
+        """The seat whose move the game waits for: the turn's, or in Indian's show the
+        first still to submit (the others may submit before it)."""
+        if self.phase is Phase.SHOW and self.statuses is not None:
+            return self.statuses.index(DealStatus.TO_SUBMIT)
+        return self.turn
 
     def meld(self, meld_id: str) -> TableMeld | None:
         for meld in self.melds:
@@ -141,6 +206,10 @@ class HandState:
             melds=[meld.copy() for meld in self.melds],
             played_before=list(self.played_before),
             out_of_play=list(self.out_of_play),
+            statuses=None if self.statuses is None else list(self.statuses),
+            deal_points=list(self.deal_points),
+            drawn=list(self.drawn),
+            shows=list(self.shows),
         )
 
 
@@ -161,10 +230,15 @@ class Table:
     last_hand: HandResult | None = None
     winner: int | None = None
     finished: bool = False
+    eliminated: list[bool] = field(default_factory=list)
+    """Indian pools: seats at or over the limit, out of the game."""
 
     def __post_init__(self) -> None:
         if not self.totals:
-            self.totals = [0] * self.players
+            # Format `deals` starts each player with its chips.
+            self.totals = [self.rules.starting_score] * self.players
+        if not self.eliminated:
+            self.eliminated = [False] * self.players
 
     def copy(self) -> Table:
         """An independent copy, much cheaper than `copy.deepcopy`."""
@@ -172,6 +246,7 @@ class Table:
             self,
             seated=list(self.seated),
             totals=list(self.totals),
+            eliminated=list(self.eliminated),
             hand=None if self.hand is None else self.hand.copy(),
         )
 

@@ -9,17 +9,23 @@ engine accepts can never disagree.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
-from service.domain import concealed, melds, wilds
+from service.domain import concealed, indian, melds, wilds
 from service.domain.actions import Action, Discard, Draw, Knock, LayOff, Meld, Swap
 from service.domain.cards import Card, sorted_cards
+from service.domain.checks import (
+    discard_problem,
+    draw,
+    draw_problem,
+    hand_of,
+    not_held,
+    pile_problem,
+    taken_problem,
+    turn_problem,
+)
 from service.domain.decks import DeckSource
 from service.domain.errors import (
-    CardNotInHand,
     DiscardTakenCard,
-    GameNotStarted,
-    GameOver,
     HandOver,
     IllegalMove,
     InvalidLayOff,
@@ -29,84 +35,32 @@ from service.domain.errors import (
     MeldLimit,
     MustDiscardLast,
     NotInVariant,
-    NotYourTurn,
     UnknownMeld,
     WildAmbiguous,
     WouldStrandTakenCard,
-    WrongPhase,
 )
 from service.domain.events import (
     CardDiscarded,
-    CardDrawn,
     CardLaidOff,
     Event,
     Knocked,
     MeldLaid,
-    StockRecycled,
     WildSwapped,
 )
-from service.domain.flow import hand_ended_without_out
+from service.domain.legal import NO_MOVES, LegalMoves
 from service.domain.melds import TableMeld
 from service.domain.rules import GoingOut, MeldsPerTurn, Variant
 from service.domain.rules import LayOff as LayOffRule
-from service.domain.state import HandEnding, HandState, Phase, Source, Status, Table
+from service.domain.state import HandState, Phase, Source, Status, Table
 
 # Enum members read once: attribute lookups on Enum classes are slow on 3.11
 # (EnumType.__getattr__), and these are read for every move.
 _PLAY_PHASE = Phase.PLAY
-_SECOND_DRAW_PHASE = Phase.SECOND_DRAW
-_DRAW_PHASE = Phase.DRAW
 _CLASSIC = Variant.CLASSIC
 _KNOCK = Variant.KNOCK
+_INDIAN = Variant.INDIAN
 _GOING_OUT_DISCARD = GoingOut.DISCARD
 _SOURCES = tuple(Source)
-
-
-@dataclass(frozen=True, slots=True)
-class LegalMoves:
-    """Everything a seat may do now; all empty when it is not its turn."""
-
-    draw: tuple[Source, ...] = ()
-    melds: tuple[tuple[Card, ...], ...] = ()
-    lay_offs: tuple[tuple[Card, str], ...] = ()
-    """(card, meld id) pairs of natural cards."""
-    discard: tuple[Card, ...] = ()
-    # The variants' moves; empty (or None) where the variant has none.
-    meld_readings: tuple[tuple[tuple[Card, ...], tuple[Card, ...]], ...] = ()
-    """(cards, as) for every valid reading of each legal meld holding a wild."""
-    wild_lay_offs: tuple[tuple[Card, str, Card], ...] = ()
-    """(wild card, meld id, what it stands for), one per reading."""
-    swaps: tuple[tuple[str, Card, Card], ...] = ()
-    """(meld id, the natural card put in, the wild taken)."""
-    knock: tuple[Card, ...] = ()
-    """Knock Rummy: the cards the seat may knock with."""
-    can_go_out: bool | None = None
-    """In a concealed turn (Boathouse; Wrotham deals 4-6): whether a list of
-    actions that goes out exists now (false before the draws: a list is judged from
-    the hand drawn). None in every other turn."""
-
-    def actions(self) -> list[Action]:
-        """The same moves as actions, in a stable order (a concealed going-out list
-        is not among them: it is several actions)."""
-        found: list[Action] = [Draw(source) for source in self.draw]
-        # A meld holding a wild is listed by its readings: without `as` it may be
-        # ambiguous (`wild_ambiguous`).
-        read = {_multiset(cards) for cards, _ in self.meld_readings}
-        found.extend(Meld(cards) for cards in self.melds if _multiset(cards) not in read)
-        found.extend(Meld(cards, as_) for cards, as_ in self.meld_readings)
-        found.extend(LayOff(card, meld_id) for card, meld_id in self.lay_offs)
-        found.extend(LayOff(card, meld_id, as_) for card, meld_id, as_ in self.wild_lay_offs)
-        found.extend(Swap(meld_id, card) for meld_id, card, _ in self.swaps)
-        found.extend(Knock(card) for card in self.knock)
-        found.extend(Discard(card) for card in self.discard)
-        return found
-
-
-NO_MOVES = LegalMoves()
-
-
-def _multiset(cards: Sequence[Card]) -> tuple[str, ...]:
-    return tuple(sorted(card.code for card in cards))
 
 
 def action_problem(
@@ -117,25 +71,27 @@ def action_problem(
     `going_out_list`: the action belongs to a request that goes out, as `play` has
     checked (the only place a concealed turn allows melds, lay-offs and swaps).
     """
+    if table.rules.variant is _INDIAN:
+        return indian.action_problem(table, seat, action)
     if table.rules.variant is _KNOCK and isinstance(action, Meld | LayOff | Swap):
         # Knock Rummy melds only in the count, never on the table.
         return _not_in_variant(table, action)
     match action:
         case Draw(source=source):
-            return _draw_problem(table, seat, source)
+            return draw_problem(table, seat, source)
         case Meld(cards=cards, as_=as_):
             return _meld_problem(table, seat, cards, as_, going_out_list)
         case LayOff(card=card, meld_id=meld_id, as_=as_):
             return _lay_off_problem(table, seat, card, meld_id, as_, going_out_list)
         case Discard(card=card):
-            return _discard_problem(table, seat, card)
+            return discard_problem(table, seat, card)
         case Knock(card=card) if _knock_game(table):
             return _knock_problem(table, seat, card)
         case Swap(meld_id=meld_id, card=card) if table.rules.has_wilds:
             return _swap_problem(table, seat, meld_id, card, going_out_list)
         case Swap():
             return _play_problem(table, seat, going_out_list) or _not_in_variant(table, action)
-        case Knock():
+        case _:  # Knock elsewhere; Indian's actions outside Indian Rummy
             return _not_in_variant(table, action)
 
 
@@ -161,8 +117,10 @@ def is_legal(table: Table, seat: int, action: Action) -> bool:
 
 def legal_moves(table: Table, seat: int) -> LegalMoves:
     """Every move `seat` may make now, from the same checks that enforce them."""
+    if table.rules.variant is _INDIAN:
+        return indian.legal_moves(table, seat)
     hand = table.hand
-    if hand is None or _turn_problem(table, seat, hand.phase) is not None:
+    if hand is None or turn_problem(table, seat, hand.phase) is not None:
         return NO_MOVES
     if hand.phase is not _PLAY_PHASE:
         # A draw has no rule beyond whose turn, which phase and which pile has a card.
@@ -170,7 +128,7 @@ def legal_moves(table: Table, seat: int) -> LegalMoves:
         # stock gives is secret), so before them it is not offered.
         return LegalMoves(
             # The turn and phase are checked above: only the pile is left to ask.
-            draw=tuple(source for source in _SOURCES if _pile_problem(hand, source) is None),
+            draw=tuple(source for source in _SOURCES if pile_problem(hand, source) is None),
             can_go_out=False if concealed.is_concealed(table) else None,
         )
     held = hand.hands[seat]
@@ -183,7 +141,7 @@ def legal_moves(table: Table, seat: int) -> LegalMoves:
     if _knock_game(table):
         return LegalMoves(
             discard=tuple(
-                card for card in sorted_cards(held) if _discard_problem(table, seat, card) is None
+                card for card in sorted_cards(held) if discard_problem(table, seat, card) is None
             ),
             knock=tuple(
                 card for card in sorted_cards(held) if _knock_problem(table, seat, card) is None
@@ -211,14 +169,12 @@ def _discards(table: Table, seat: int) -> tuple[Card, ...]:
     """The cards `seat` may discard, for `legal`, in its own play phase (checked by the
     caller): of `_discard_problem`'s checks only the last depends on the card, and
     every card of the hand is held."""
-    hand = _hand(table)
+    hand = hand_of(table)
     held = hand.hands[seat]
     distinct = held if table.rules.variant is _CLASSIC else list(dict.fromkeys(held))
     if hand.taken is None:  # nothing taken from the pile: every card may go
         return tuple(sorted_cards(distinct))
-    return tuple(
-        card for card in sorted_cards(distinct) if _taken_problem(hand, seat, card) is None
-    )
+    return tuple(card for card in sorted_cards(distinct) if taken_problem(hand, seat, card) is None)
 
 
 def decide(
@@ -246,10 +202,12 @@ def decide(
             f"so nothing more can be played in it."
         )
     verify(table, seat, action, going_out_list=going_out_list)
-    hand = _hand(table)
+    if table.rules.variant is _INDIAN:
+        return indian.decide(table, seat, action, decks)
+    hand = hand_of(table)
     match action:
         case Draw(source=source):
-            return _draw(table, hand, seat, source, decks)
+            return draw(table, hand, seat, source, decks)
         case Meld(cards=cards, as_=as_) if table.rules.has_wilds:
             reading = wilds.meld_reading(cards, as_, table.rules)
             return [
@@ -293,87 +251,14 @@ def decide(
             return [
                 WildSwapped(seat=seat, meld_id=meld_id, card=card, wild=meld.cards[place], as_=card)
             ]
-        case Knock():
+        case _:
             raise AssertionError(f"verified above: {action} is refused")
-
-
-def _draw(
-    table: Table, hand: HandState, seat: int, source: Source, decks: DeckSource
-) -> list[Event]:
-    # Boathouse's second card, after the top discard.
-    second = hand.phase is _SECOND_DRAW_PHASE
-    if source is Source.DISCARD:
-        return [CardDrawn(seat=seat, source=source, card=hand.discard[-1], second=second)]
-    if hand.stock:
-        return [CardDrawn(seat=seat, source=source, card=hand.stock[-1], second=second)]
-    # The stock is empty: recycle the discards under the top one, if the
-    # rules leave a recycle and there is anything to recycle.
-    under_top = hand.discard[:-1]
-    if hand.recycles >= table.rules.recycles or not under_top:
-        return [hand_ended_without_out(table, hand, HandEnding.EXHAUSTED)]
-    if table.rules.recycle_shuffle:
-        stock = decks.recycled_stock(hand.number, hand.recycles + 1, under_top)
-    else:
-        # Turned over: the oldest discard becomes the top of the stock.
-        stock = list(under_top)
-    return [
-        StockRecycled(seat=seat, stock=tuple(stock), shuffled=table.rules.recycle_shuffle),
-        CardDrawn(seat=seat, source=source, card=stock[0], second=second),
-    ]
-
-
-def _draw_problem(table: Table, seat: int, source: Source) -> IllegalMove | None:
-    hand = table.hand
-    second = hand is not None and hand.phase is _SECOND_DRAW_PHASE
-    problem = _turn_problem(table, seat, _SECOND_DRAW_PHASE if second else _DRAW_PHASE)
-    if problem is not None:
-        return problem
-    return _pile_problem(_hand(table), source)
-
-
-def _pile_problem(hand: HandState, source: Source) -> IllegalMove | None:
-    if source is Source.DISCARD and not hand.discard:
-        # Boathouse, after taking the last discard: only the stock is left.
-        return WrongPhase("The discard pile is empty: draw from the stock.")
-    return None
-
-
-def _turn_problem(table: Table, seat: int, phase: Phase) -> IllegalMove | None:
-    status = table.status
-    if status is Status.WAITING:
-        return GameNotStarted("The game has not started: it starts when every seat is filled.")
-    if status is Status.FINISHED:
-        return GameOver("The game is over: no more moves can be made.")
-    hand = table.hand
-    # A hand with an empty seat, or a knock, is over even before `settle` records it.
-    if hand is None or not all(hand.hands) or hand.knocker is not None:
-        return HandOver("The hand is over.")
-    if hand.turn != seat:
-        return NotYourTurn(f"It is seat {hand.turn}'s turn, not seat {seat}'s.")
-    if hand.phase is not phase:
-        return WrongPhase(_phase_sentence(hand, phase))
-    return None
-
-
-def _phase_sentence(hand: HandState, wanted: Phase) -> str:
-    """Why a move of phase `wanted` cannot be made in the hand's phase."""
-    if hand.phase is _SECOND_DRAW_PHASE:
-        return (
-            "Draw your second card first: the new top discard or the top of the stock "
-            "(only the stock if the pile is empty)."
-        )
-    if wanted is not _DRAW_PHASE:
-        return "Draw a card first: from the stock or the discard pile."
-    if hand.turns == 0 and hand.taken is None and not hand.discard:
-        # Wrotham: the starter holds eight cards and opens without drawing.
-        return "The opening turn has no draw: you hold eight cards; meld or discard."
-    return "You have already drawn this turn: meld, lay off or discard."
 
 
 def _play_problem(table: Table, seat: int, going_out_list: bool) -> IllegalMove | None:
     """What every meld, lay-off and swap needs: the seat's play phase and, in a
     concealed turn, a request that goes out."""
-    return _turn_problem(table, seat, _PLAY_PHASE) or concealed.meld_problem(table, going_out_list)
+    return turn_problem(table, seat, _PLAY_PHASE) or concealed.meld_problem(table, going_out_list)
 
 
 def _meld_problem(
@@ -405,14 +290,14 @@ def _meld_turn_problem(
     problem = _play_problem(table, seat, going_out_list)
     if problem is not None:
         return problem
-    problem = _not_held(table, _hand(table), seat, cards)
+    problem = not_held(table, hand_of(table), seat, cards)
     if problem is not None:
         return problem
     return _meld_limit_problem(table)
 
 
 def _meld_limit_problem(table: Table) -> IllegalMove | None:
-    if table.rules.melds_per_turn is MeldsPerTurn.ONE and _hand(table).melds_this_turn >= 1:
+    if table.rules.melds_per_turn is MeldsPerTurn.ONE and hand_of(table).melds_this_turn >= 1:
         return MeldLimit("Only one meld may be laid per turn under these rules.")
     return None
 
@@ -434,8 +319,8 @@ def _card_to_meld(
     problem = _play_problem(table, seat, going_out_list)
     if problem is not None:
         return problem
-    hand = _hand(table)
-    problem = _not_held(table, hand, seat, (card,))
+    hand = hand_of(table)
+    problem = not_held(table, hand, seat, (card,))
     if problem is not None:
         return problem
     meld = hand.meld(meld_id)
@@ -455,7 +340,7 @@ def _lay_off_problem(
     meld = _card_to_meld(table, seat, card, meld_id, going_out_list)
     if isinstance(meld, IllegalMove):
         return meld
-    hand = _hand(table)
+    hand = hand_of(table)
     if (
         meld.owner != seat
         and table.rules.lay_off is LayOffRule.AFTER_OWN_MELD
@@ -497,30 +382,10 @@ def _swap_problem(
     return None
 
 
-def _discard_problem(table: Table, seat: int, card: Card) -> IllegalMove | None:
-    problem = _turn_problem(table, seat, _PLAY_PHASE)
-    if problem is not None:
-        return problem
-    hand = _hand(table)
-    problem = _not_held(table, hand, seat, (card,))
-    if problem is not None:
-        return problem
-    return _taken_problem(hand, seat, card)
-
-
-def _taken_problem(hand: HandState, seat: int, card: Card) -> IllegalMove | None:
-    if not concealed.discard_allowed(hand, seat, card):
-        return DiscardTakenCard(
-            f"{card} was taken from the discard pile this turn and cannot be discarded "
-            f"until a later turn."
-        )
-    return None
-
-
 def _knock_problem(table: Table, seat: int, card: Card) -> IllegalMove | None:
     """A knock discards face down: the card is held and was not just taken from the
     pile, the same as a discard face up, after the draw, on any turn, at any count."""
-    problem = _discard_problem(table, seat, card)
+    problem = discard_problem(table, seat, card)
     if isinstance(problem, DiscardTakenCard):
         return DiscardTakenCard(
             f"{card} was taken from the discard pile this turn: knock with another card."
@@ -532,32 +397,9 @@ def _knock_game(table: Table) -> bool:
     return table.rules.variant is _KNOCK
 
 
-def _not_held(
-    table: Table, hand: HandState, seat: int, cards: Sequence[Card]
-) -> IllegalMove | None:
-    """Each card named must be in hand. In the variants, as many times as it is
-    named (copies of a code, from two packs or jokers, are never told apart); the
-    classic game, with no copies, calls a repeated card no meld, as it always has."""
-    held = hand.hands[seat]
-    if len(cards) == 1:  # a discard, a lay-off: the common case, asked for every card
-        return None if cards[0] in held else CardNotInHand(f"{cards[0]} is not in your hand.")
-    counted = table.rules.variant is not _CLASSIC
-    for index, card in enumerate(cards):
-        if card not in held:
-            return CardNotInHand(f"{card} is not in your hand.")
-        named = cards[: index + 1].count(card) if counted else 1
-        if named > 1 and held.count(card) < named:
-            return CardNotInHand(f"You hold {card} {_times(held.count(card))}, not {named}.")
-    return None
-
-
-def _times(count: int) -> str:
-    return "once" if count == 1 else f"{count} times"
-
-
 def _leftover_problem(table: Table, seat: int, spent: Sequence[Card]) -> IllegalMove | None:
     """A meld or lay-off must leave a hand that can still finish the turn."""
-    hand = _hand(table)
+    hand = hand_of(table)
     held = hand.hands[seat]
     # `spent` is a meld or lay-off already judged valid, so no card in it repeats
     # unless the pack holds copies of it.
@@ -579,11 +421,6 @@ def _leftover_problem(table: Table, seat: int, spent: Sequence[Card]) -> Illegal
                 f"the discard pile, which you may not discard this turn."
             )
     return None
-
-
-def _hand(table: Table) -> HandState:
-    assert table.hand is not None, "checked by _turn_problem"
-    return table.hand
 
 
 # --- games with wild cards -----------------------------------------------------
@@ -630,7 +467,7 @@ def _wild_legal_moves(table: Table, hand: HandState, seat: int, held: list[Card]
         melds=tuple(found_melds),
         lay_offs=tuple(lay_offs),
         discard=tuple(
-            card for card in sorted_cards(distinct) if _discard_problem(table, seat, card) is None
+            card for card in sorted_cards(distinct) if discard_problem(table, seat, card) is None
         ),
         meld_readings=tuple(readings),
         wild_lay_offs=tuple(wild_lay_offs),

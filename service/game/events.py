@@ -225,6 +225,22 @@ class Knocked(GameEvent):
     pass
 
 
+class Declared(GameEvent):
+    pass
+
+
+class GroupsSubmitted(GameEvent):
+    pass
+
+
+class PlayerDropped(GameEvent):
+    pass
+
+
+class PlayerEliminated(GameEvent):
+    pass
+
+
 STORED: dict[type[domain.Event], type[GameEvent]] = {
     stored.domain_type: stored for stored in GameEvent.__subclasses__()
 }

@@ -15,13 +15,14 @@ from typing import Any, Protocol
 
 import msgspec
 
-from service.domain.cards import card_codes, parse_cards, sorted_cards
-from service.domain.deal import Deal, StarterDeal, deal, deal_to_starter
+from service.domain.cards import Card, card_codes, parse_cards, sorted_cards
+from service.domain.deal import Deal, StarterDeal, deal, deal_among, deal_to_starter
 from service.domain.fairness import DealMode
+from service.domain.groups import GroupKind, wild_rank_of
 from service.domain.melds import End, MeldKind
 from service.domain.rules import RuleSet, Variant
-from service.domain.state import HandEnding, Source
-from service.projections.views import HandResultSeat, Viewer
+from service.domain.state import DealStatus, DropKind, HandEnding, Source
+from service.projections.views import GroupView, HandResultSeat, Viewer
 
 
 class StoredEvent(Protocol):
@@ -86,6 +87,12 @@ class HandDealtView(_Event, tag="hand_dealt"):
     """The caller's own cards, for a player."""
     deck: list[str] | None = None
     """The whole deck order: admin only (and in the audit export)."""
+    seats: list[int] | None = None
+    """Indian: the seats dealt in (the others are eliminated or sit out)."""
+    wild_rank: str | None = None
+    """Indian: the deal's wild rank."""
+    wild_indicator: str | None = None
+    """Indian: the card cut face up that makes its rank wild (a `JK`: aces)."""
 
 
 class CardDrawnView(_Event, tag="card_drawn"):
@@ -130,6 +137,38 @@ class KnockedView(_Event, tag="knocked"):
     """The knock card: admin only."""
 
 
+class DeclaredView(_Event, tag="declared"):
+    """Indian: the seat showed its hand in groups, finishing with `card`. Valid: it
+    wins the deal once the others have shown; wrong: `points` (the full count) and
+    out of the deal."""
+
+    card: str
+    groups: list[GroupView]
+    valid: bool
+    points: int
+
+
+class GroupsSubmittedView(_Event, tag="groups_submitted"):
+    """Indian, in the show: the seat showed its hand in groups, for `points`."""
+
+    groups: list[GroupView]
+    points: int
+
+
+class PlayerDroppedView(_Event, tag="player_dropped"):
+    """Indian: the seat left the deal before drawing (its hand is never shown)."""
+
+    kind: DropKind
+    points: int
+
+
+class PlayerEliminatedView(_Event, tag="player_eliminated"):
+    """Indian pools: `seat` (the player, not a mover: the rules eliminate it) reached
+    the limit with `score` and is out of the game."""
+
+    score: int
+
+
 class CardDiscardedView(_Event, tag="card_discarded"):
     card: str
 
@@ -153,6 +192,8 @@ class HandEndedView(_Event, tag="hand_ended"):
     """Knock Rummy: the card the knocker discarded face down."""
     pot: int | None = None
     """Knock Rummy: what the winners shared."""
+    eliminated: list[int] | None = None
+    """Indian pools: the seats this deal eliminated."""
 
 
 class GameFinishedView(_Event, tag="game_finished"):
@@ -173,6 +214,10 @@ EventView = (
     | GameFinishedView
     | WildSwappedView
     | KnockedView
+    | DeclaredView
+    | GroupsSubmittedView
+    | PlayerDroppedView
+    | PlayerEliminatedView
 )
 
 
@@ -240,6 +285,24 @@ def event_view(event: StoredEvent, viewer: Viewer, rules: RuleSet, players: int)
             return KnockedView(**envelope, card=data["card"] if viewer.admin else None)
         case "card_discarded":
             return CardDiscardedView(**envelope, card=data["card"])
+        case "declared":
+            return DeclaredView(
+                **envelope,
+                card=data["card"],
+                groups=_groups(data["groups"]),
+                valid=data["valid"],
+                points=data["points"],
+            )
+        case "groups_submitted":
+            return GroupsSubmittedView(
+                **envelope, groups=_groups(data["groups"]), points=data["points"]
+            )
+        case "player_dropped":
+            return PlayerDroppedView(**envelope, kind=DropKind(data["kind"]), points=data["points"])
+        case "player_eliminated":
+            return PlayerEliminatedView(
+                **(envelope | {"seat": data["player"]}), score=data["score"]
+            )
         case "stock_recycled":
             return StockRecycledView(
                 **envelope,
@@ -259,6 +322,9 @@ def _hand_dealt(
 ) -> HandDealtView:
     size = rules.hand_size_for(players)
     deck = parse_cards(data["deck"])
+    seats = data.get("seats")
+    if seats is not None:
+        return _indian_deal(envelope, data, viewer, deck, seats, size)
     dealt: Deal | StarterDeal
     if rules.variant is Variant.WROTHAM:
         dealt = deal_to_starter(deck, data["dealer"], players, size)
@@ -280,10 +346,47 @@ def _hand_dealt(
     )
 
 
+def _indian_deal(
+    envelope: dict[str, Any],
+    data: dict[str, Any],
+    viewer: Viewer,
+    deck: list[Card],
+    seats: list[int],
+    size: int,
+) -> HandDealtView:
+    dealt = deal_among(deck, data["dealer"], seats, size)
+    mine = None
+    if viewer.seat is not None:
+        mine = (
+            card_codes(sorted_cards(dealt.hands[seats.index(viewer.seat)]))
+            if viewer.seat in seats
+            else []
+        )
+    return HandDealtView(
+        **envelope,
+        hand_number=data["hand_number"],
+        dealer=data["dealer"],
+        upcard=dealt.upcard.code,
+        stock_count=len(dealt.stock),
+        hand_size=size,
+        my_cards=mine,
+        deck=data["deck"] if viewer.admin else None,
+        seats=list(seats),
+        wild_rank=wild_rank_of(dealt.indicator).code,
+        wild_indicator=dealt.indicator.code,
+    )
+
+
+def _groups(groups: list[dict[str, Any]]) -> list[GroupView]:
+    return [GroupView(cards=group["cards"], kind=GroupKind(group["kind"])) for group in groups]
+
+
 def _hand_ended(envelope: dict[str, Any], data: dict[str, Any]) -> HandEndedView:
     counts = data.get("counts")
     unmatched = data.get("unmatched")
     arranged = data.get("arranged")
+    statuses = data.get("statuses")
+    shown = {show["seat"]: _groups(show["groups"]) for show in data.get("shows") or ()}
     return HandEndedView(
         **envelope,
         hand_number=data["hand_number"],
@@ -302,10 +405,13 @@ def _hand_ended(envelope: dict[str, Any], data: dict[str, Any]) -> HandEndedView
                 if unmatched is None
                 else card_codes(sorted_cards(parse_cards(unmatched[seat]))),
                 melds=None if arranged is None else [list(meld) for meld in arranged[seat]],
+                groups=shown.get(seat),
+                status=None if statuses is None else DealStatus(statuses[seat]),
             )
             for seat, cards in enumerate(data["remaining"])
         ],
         knocker=data.get("knocker"),
         knock_card=data.get("knock_card"),
         pot=data.get("pot"),
+        eliminated=data.get("eliminated"),
     )

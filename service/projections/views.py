@@ -16,12 +16,24 @@ from uuid import UUID
 
 import msgspec
 
+from service.domain import legal as domain_legal
 from service.domain import turns
 from service.domain.cards import card_codes, sorted_cards
 from service.domain.fairness import DealMode
+from service.domain.groups import Group, GroupKind
 from service.domain.melds import MeldKind
 from service.domain.rules import RuleSet, Variant
-from service.domain.state import HandEnding, HandResult, Phase, Source, Status, Table
+from service.domain.state import (
+    DealStatus,
+    HandEnding,
+    HandResult,
+    HandState,
+    Phase,
+    Show,
+    Source,
+    Status,
+    Table,
+)
 
 
 class SeatInfo(Protocol):
@@ -69,13 +81,30 @@ PUBLIC = Viewer()
 ADMIN = Viewer(admin=True)
 
 
-class PlayerSummary(msgspec.Struct, kw_only=True):
+class PlayerSummary(msgspec.Struct, kw_only=True, omit_defaults=True):
     seat: int
     name: str | None
     """None while the seat is open."""
     score: int
     hand_count: int
     bot: str | None = None
+    status: DealStatus | None = None
+    """Indian: where the seat stands in the deal in play (or in the game)."""
+
+
+class GroupView(msgspec.Struct, kw_only=True):
+    cards: list[str]
+    kind: GroupKind
+
+
+class ShowView(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """Indian: a declaration (with its finish `card` and `valid`) or a submission."""
+
+    seat: int
+    groups: list[GroupView]
+    points: int
+    card: str | None = None
+    valid: bool | None = None
 
 
 class LaidOffCard(msgspec.Struct, kw_only=True):
@@ -117,7 +146,7 @@ class SwapOption(msgspec.Struct, kw_only=True):
 
 class LegalMoves(msgspec.Struct, kw_only=True, omit_defaults=True):
     """A player view's `legal` block, in card codes (its name is the OpenAPI schema's);
-    the domain's typed moves it shows are `turns.LegalMoves`. The four lists of the
+    the domain's typed moves it shows are `service.domain.legal.LegalMoves`. The four lists of the
     classic game are always there; the others only in variants that have the move."""
 
     draw: list[Source]
@@ -133,6 +162,14 @@ class LegalMoves(msgspec.Struct, kw_only=True, omit_defaults=True):
     can_go_out: bool | None = None
     """Concealed turns (Boathouse; Wrotham deals 4-6): whether a list of actions that
     goes out exists now (melds are laid only in that list)."""
+    can_declare: bool | None = None
+    """Indian: a declaration may be posted now (its groups are judged when posted)."""
+    can_drop: bool | None = None
+    """Indian: a drop is allowed now (before your draw)."""
+    drop_points: int | None = None
+    """Indian: what a drop would cost now (absent when a drop is not allowed)."""
+    can_submit: bool | None = None
+    """Indian, in the show: you still have to submit your groups."""
 
 
 class HandResultSeat(msgspec.Struct, kw_only=True, omit_defaults=True):
@@ -147,6 +184,10 @@ class HandResultSeat(msgspec.Struct, kw_only=True, omit_defaults=True):
     """Knock Rummy: the cards outside `melds`, sorted."""
     melds: list[list[str]] | None = None
     """Knock Rummy: the melds of a best arrangement of the hand."""
+    groups: list[GroupView] | None = None
+    """Indian: the groups the seat showed (absent if it showed none)."""
+    status: DealStatus | None = None
+    """Indian: the seat's status when the deal ended."""
 
 
 class LastHand(msgspec.Struct, kw_only=True, omit_defaults=True):
@@ -161,6 +202,8 @@ class LastHand(msgspec.Struct, kw_only=True, omit_defaults=True):
     """Knock Rummy: the card the knocker discarded face down."""
     pot: int | None = None
     """Knock Rummy: what the winners shared."""
+    eliminated: list[int] | None = None
+    """Indian pools: the seats this deal eliminated."""
 
 
 class HiddenCards(msgspec.Struct, kw_only=True, omit_defaults=True):
@@ -182,6 +225,9 @@ class WildView(msgspec.Struct, kw_only=True):
     """How many `JK` the pack holds."""
     rank: str | None
     """The wild rank (every card of it is wild), or null."""
+    indicator: str | None = None
+    """Indian: the deal's wild indicator (face up, out of play; a `JK` makes aces
+    wild). Absent in the other variants."""
 
 
 class GameView(msgspec.Struct, kw_only=True, omit_defaults=True):
@@ -213,6 +259,8 @@ class GameView(msgspec.Struct, kw_only=True, omit_defaults=True):
     """Games with wild cards only."""
     out_of_play_count: int | None = None
     """Variants only: cards out of play this hand (a knock card)."""
+    shows: list[ShowView] | None = None
+    """Indian: the deal's declaration and submissions, in the order made."""
     my_seat: int | None = None
     my_hand: list[str] | None = None
     legal: LegalMoves | None = None
@@ -232,13 +280,15 @@ def game_view(game: GameSnapshot, viewer: Viewer) -> GameView:
         players=_players(game),
         hand_number=table.hand_number,
         dealer=table.dealer,
-        turn=None if hand is None or table.status is not Status.PLAYING else hand.turn,
+        turn=None
+        if hand is None or table.status is not Status.PLAYING or hand.phase is Phase.SHOW
+        else hand.turn,
         phase=None if hand is None or table.status is not Status.PLAYING else hand.phase,
         stock_count=0 if hand is None else len(hand.stock),
         discard_top=None if hand is None or not hand.discard else hand.discard[-1].code,
         discard_count=0 if hand is None else len(hand.discard),
         melds=[] if hand is None else [_meld(meld) for meld in hand.melds],
-        wild=_wild(table.rules),
+        wild=_wild(table.rules, hand),
         out_of_play_count=None
         if table.rules.variant is Variant.CLASSIC
         else (0 if hand is None else len(hand.out_of_play)),
@@ -247,6 +297,8 @@ def game_view(game: GameSnapshot, viewer: Viewer) -> GameView:
         seed_commitment=game.seed_commitment,
         deal=game.deal,
     )
+    if table.rules.variant is Variant.INDIAN:
+        view.shows = [] if hand is None else [show_view(show) for show in hand.shows]
     if viewer.seat is not None:
         seat = viewer.seat
         view.my_seat = seat
@@ -267,6 +319,7 @@ def game_view(game: GameSnapshot, viewer: Viewer) -> GameView:
 def last_hand(result: HandResult) -> LastHand:
     """A finished hand's result. Every hand is shown: at the end of a hand the
     cards are laid face up to be counted."""
+    shown = {show.seat: group_views(show.groups) for show in result.shows or ()}
     return LastHand(
         hand_number=result.hand_number,
         how=result.how,
@@ -286,13 +339,30 @@ def last_hand(result: HandResult) -> LastHand:
                 melds=None
                 if result.arranged is None
                 else [card_codes(meld) for meld in result.arranged[seat]],
+                groups=shown.get(seat),
+                status=None if result.statuses is None else result.statuses[seat],
             )
             for seat, cards in enumerate(result.remaining)
         ],
         knocker=result.knocker,
         knock_card=None if result.knock_card is None else result.knock_card.code,
         pot=result.pot,
+        eliminated=None if result.eliminated is None else list(result.eliminated),
     )
+
+
+def show_view(show: Show) -> ShowView:
+    return ShowView(
+        seat=show.seat,
+        groups=group_views(show.groups),
+        points=show.points,
+        card=None if show.card is None else show.card.code,
+        valid=show.valid,
+    )
+
+
+def group_views(groups: Sequence[Group]) -> list[GroupView]:
+    return [GroupView(cards=card_codes(group.cards), kind=group.kind) for group in groups]
 
 
 @lru_cache(maxsize=64)
@@ -302,7 +372,14 @@ def _rules(rules: RuleSet) -> dict[str, Any]:
     return rules.shown()
 
 
-def _wild(rules: RuleSet) -> WildView | None:
+def _wild(rules: RuleSet, hand: HandState | None) -> WildView | None:
+    if rules.variant is Variant.INDIAN:
+        # The wild rank is cut afresh each deal.
+        return WildView(
+            jokers=rules.jokers,
+            rank=None if hand is None or hand.wild is None else hand.wild.code,
+            indicator=None if hand is None or hand.indicator is None else hand.indicator.code,
+        )
     return WildView(jokers=rules.jokers, rank=rules.wild_rank) if rules.has_wilds else None
 
 
@@ -317,9 +394,24 @@ def _players(game: GameSnapshot) -> list[PlayerSummary]:
                 score=game.table.totals[seat],
                 hand_count=0 if hand is None else len(hand.hands[seat]),
                 bot=None if info is None else info.bot,
+                status=_status(game.table, seat),
             )
         )
     return summaries
+
+
+def _status(table: Table, seat: int) -> DealStatus | None:
+    if table.rules.variant is not Variant.INDIAN:
+        return None
+    hand = table.hand
+    if hand is not None and hand.statuses is not None:
+        return hand.statuses[seat]
+    last = table.last_hand
+    if table.eliminated[seat]:
+        return DealStatus.ELIMINATED
+    if last is not None and last.statuses is not None:
+        return last.statuses[seat]
+    return DealStatus.IN if table.seated[seat] else None
 
 
 def _meld(meld: Any) -> MeldView:
@@ -336,7 +428,7 @@ def _meld(meld: Any) -> MeldView:
 def _legal(table: Table, seat: int) -> LegalMoves:
     """The caller's legal moves. A key is there only where the variant has the move
     (the classic game's four always), so a classic view is as it always was."""
-    moves: turns.LegalMoves = turns.legal_moves(table, seat)
+    moves: domain_legal.LegalMoves = turns.legal_moves(table, seat)
     rules = table.rules
     legal = LegalMoves(
         draw=list(moves.draw),
@@ -346,7 +438,7 @@ def _legal(table: Table, seat: int) -> LegalMoves:
         ],
         discard=card_codes(moves.discard),
     )
-    if rules.has_wilds:
+    if rules.has_wilds and rules.variant is not Variant.INDIAN:
         legal.meld_readings = [
             MeldReading(cards=card_codes(cards), as_=card_codes(as_))
             for cards, as_ in moves.meld_readings
@@ -364,4 +456,9 @@ def _legal(table: Table, seat: int) -> LegalMoves:
         legal.knock = card_codes(moves.knock)
     if moves.can_go_out is not None or rules.variant is Variant.BOATHOUSE:
         legal.can_go_out = bool(moves.can_go_out)
+    if rules.variant is Variant.INDIAN:
+        legal.can_declare = moves.can_declare
+        legal.can_drop = moves.can_drop
+        legal.drop_points = moves.drop_points
+        legal.can_submit = moves.can_submit
     return legal

@@ -23,10 +23,11 @@ from service.domain.actions import Action, Discard, Draw, LayOff, Meld, Swap
 from service.domain.cards import Card
 from service.domain.decks import SeededDecks
 from service.domain.errors import IllegalMove
+from service.domain.legal import NO_MOVES
 from service.domain.play import play
 from service.domain.rules import GoingOut, Variant
 from service.domain.state import HandEnding, Phase, Source, Table
-from service.domain.turns import NO_MOVES, action_problem, is_legal, legal_moves
+from service.domain.turns import action_problem, is_legal, legal_moves
 from tests.domain.concealed_oracle import going_out_list, is_meld, wild_going_out_list
 
 ACE_VALUE = 11

@@ -14,10 +14,11 @@ from service.domain import events
 from service.domain.cards import FULL_DECK, Card
 from service.domain.decks import SeededDecks
 from service.domain.errors import UnknownCard
+from service.domain.groups import Group, GroupKind
 from service.domain.melds import MeldKind
 from service.domain.play import play, start
 from service.domain.rules import RuleSet
-from service.domain.state import Source, Table
+from service.domain.state import DropKind, Source, Table
 from tests.domain.tables import random_legal_action
 
 
@@ -37,17 +38,30 @@ def played_events(seed: int, players: int = 3, moves: int = 400) -> list[events.
 
 
 JK, AS = Card.parse("JK"), Card.parse("AS")
+RUN = (Card.parse("5S"), Card.parse("6S"), Card.parse("7S"))
+MELD_WITH_JOKER = events.MeldLaid(
+    seat=0,
+    meld_id="h2-m1",
+    kind=MeldKind.SET,
+    cards=(AS, Card.parse("AD"), JK),
+    as_=(AS, Card.parse("AD"), Card.parse("AH")),
+)
 EXAMPLES = [
     *(event for seed in range(6) for event in played_events(seed)),
     events.WildSwapped(seat=1, meld_id="h1-m2", card=AS, wild=JK, as_=AS),
     events.Knocked(seat=0, card=JK),
-    events.MeldLaid(
-        seat=0,
-        meld_id="h2-m1",
-        kind=MeldKind.SET,
-        cards=(AS, Card.parse("AD"), JK),
-        as_=(AS, Card.parse("AD"), Card.parse("AH")),
+    MELD_WITH_JOKER,
+    events.HandDealt(hand_number=2, dealer=2, deck=tuple(FULL_DECK), seats=(0, 2)),
+    events.Declared(
+        seat=2,
+        card=AS,
+        groups=(Group(RUN, GroupKind.PURE_SEQUENCE), Group((AS, JK), GroupKind.INVALID)),
+        valid=False,
+        points=80,
     ),
+    events.GroupsSubmitted(seat=1, groups=(Group(RUN, GroupKind.PURE_SEQUENCE),), points=34),
+    events.PlayerDropped(seat=0, kind=DropKind.MIDDLE, points=40),
+    events.PlayerEliminated(player=0, score=104),
 ]
 
 
@@ -107,11 +121,15 @@ def test_each_event_is_named_for_its_class_in_snake_case() -> None:
         "game_finished",
         "wild_swapped",
         "knocked",
+        "declared",
+        "groups_submitted",
+        "player_dropped",
+        "player_eliminated",
     ]
 
 
 def test_a_keyword_field_is_named_without_its_underscore_and_a_default_is_left_out() -> None:
-    plain_meld = events.plain(EXAMPLES[-1])[1]
+    plain_meld = events.plain(MELD_WITH_JOKER)[1]
     assert plain_meld["as"] == ["AS", "AD", "AH"]
     assert "as_" not in plain_meld
     classic_draw = events.CardDrawn(seat=0, source=Source.STOCK, card=AS)

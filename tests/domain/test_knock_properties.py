@@ -21,10 +21,11 @@ from service.domain.cards import FULL_DECK
 from service.domain.decks import SeededDecks
 from service.domain.errors import IllegalMove
 from service.domain.events import Event, HandEnded, Knocked, apply
+from service.domain.legal import NO_MOVES
 from service.domain.play import play, start
 from service.domain.rules import MAX_PLAYERS, MIN_PLAYERS, VARIANTS, Exhausted, RuleSet, Variant
 from service.domain.state import HandEnding, Phase, Source, Table
-from service.domain.turns import NO_MOVES, action_problem, is_legal, legal_moves
+from service.domain.turns import action_problem, is_legal, legal_moves
 from tests.domain import knock_oracle
 from tests.domain.tables import all_cards, random_legal_action
 from tests.domain.test_play_properties import check_refused, rule_dicts

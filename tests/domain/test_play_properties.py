@@ -20,6 +20,7 @@ from service.domain.actions import Action, Discard, Draw, LayOff, Meld
 from service.domain.cards import FULL_DECK, SUITS, Card
 from service.domain.decks import SeededDecks
 from service.domain.errors import IllegalMove, all_error_classes
+from service.domain.legal import NO_MOVES, LegalMoves
 from service.domain.play import play, start
 from service.domain.rules import (
     MAX_PLAYERS,
@@ -34,7 +35,7 @@ from service.domain.rules import (
 )
 from service.domain.rules import LayOff as LayOffRule
 from service.domain.state import Phase, Source, Table
-from service.domain.turns import NO_MOVES, LegalMoves, action_problem, is_legal, legal_moves, verify
+from service.domain.turns import action_problem, is_legal, legal_moves, verify
 from tests.domain.tables import all_cards, random_legal_action
 
 WHOLE_DECK = Counter(FULL_DECK)

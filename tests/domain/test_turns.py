@@ -8,11 +8,12 @@ import pytest
 
 from service.domain.actions import Action, Discard, Draw, LayOff, Meld
 from service.domain.events import MeldLaid
+from service.domain.legal import NO_MOVES
 from service.domain.play import start
 from service.domain.rules import LayOff as LayOffRule
 from service.domain.rules import MeldsPerTurn, RuleSet
 from service.domain.state import Source, Status, Table
-from service.domain.turns import NO_MOVES, legal_moves
+from service.domain.turns import legal_moves
 from tests.domain.tables import DISCARD, STOCK, Game, card, cards, new_game, seated_game
 
 # Seat 1 (after dealer seat 0) moves first. Seat 0 holds a spade run; seat 1 a

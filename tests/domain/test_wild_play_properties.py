@@ -22,11 +22,12 @@ from service.domain.cards import FULL_DECK, RANKS, Card
 from service.domain.decks import SeededDecks
 from service.domain.errors import IllegalMove, all_error_classes
 from service.domain.events import Event, WildSwapped, apply, from_plain, plain
+from service.domain.legal import NO_MOVES, LegalMoves
 from service.domain.melds import MeldKind
 from service.domain.play import play, start
 from service.domain.rules import RuleSet, SwappedWild
 from service.domain.state import Phase, Source, Table
-from service.domain.turns import NO_MOVES, LegalMoves, action_problem, decide, legal_moves
+from service.domain.turns import action_problem, decide, legal_moves
 from tests.domain.test_play_properties import rule_dicts, values_of
 
 MOVE_CODES = {cls.code for cls in all_error_classes() if issubclass(cls, IllegalMove)}

@@ -23,9 +23,10 @@ from service.domain import concealed
 from service.domain.actions import Action, Discard, Draw, Knock, LayOff, Meld, Swap
 from service.domain.cards import Card
 from service.domain.events import apply
+from service.domain.legal import LegalMoves
 from service.domain.rules import VARIANTS, RuleSet, SwappedWild, Variant
 from service.domain.state import Status, Table
-from service.domain.turns import LegalMoves, decide, legal_moves
+from service.domain.turns import decide, legal_moves
 from service.game.commands import NewGame, NewSeat
 from tests.audit_stream.games import export_of
 
