@@ -151,6 +151,17 @@ class GamesController(Controller):
                 summary="Wrotham Rummy, six deals, swaps off",
                 value={"seats": 3, "rules": {"variant": "wrotham", "swap": False}},
             ),
+            Example(
+                summary="Indian Rummy, Pool 101: one person against two bots",
+                value={
+                    "players": [
+                        {"name": "Ann"},
+                        {"name": "Bot B", "bot": "basic"},
+                        {"name": "Bot C", "bot": "basic"},
+                    ],
+                    "rules": {"variant": "indian", "format": "pool_101"},
+                },
+            ),
         ],
     )
     async def create_game(

@@ -87,7 +87,8 @@ class PlayerSummary(msgspec.Struct, kw_only=True, omit_defaults=True):
     """None while the seat is open."""
     score: int
     hand_count: int
-    bot: str | None = None
+    bot: str | None
+    """The bot's strategy, or null for a person (always present)."""
     status: DealStatus | None = None
     """Indian: where the seat stands in the deal in play (or in the game)."""
 
@@ -218,7 +219,7 @@ class HiddenCards(msgspec.Struct, kw_only=True, omit_defaults=True):
     """Variants: the cards out of play this hand (a knock card)."""
 
 
-class WildView(msgspec.Struct, kw_only=True):
+class WildView(msgspec.Struct, kw_only=True, omit_defaults=True):
     """The game's wild cards (public)."""
 
     jokers: int

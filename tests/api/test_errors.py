@@ -441,6 +441,32 @@ def melding_in_knock_rummy(api: Api) -> Attempt:
     return acting(game, BOB, meld("AS 2S 3S"))
 
 
+def indian_table(api: Api, players: int = 2) -> Game:
+    """An Indian game dealt from the seed: Ann deals, Bob moves first."""
+    names = ["Ann", "Bob", "Cleo"][:players]
+    return api.create(
+        players=[{"name": name} for name in names], rules={"variant": "indian"}, dealer=ANN
+    )
+
+
+@scenario(409, "incomplete_declaration")
+def declaring_without_every_card_in_a_group(api: Api) -> Attempt:
+    game = indian_table(api)
+    hand = game.play(BOB, draw())["my_hand"]
+    attempt = acting(
+        game, BOB, {"type": "declare", "card": hand[0], "groups": [hand[1:4], hand[4:12]]}
+    )
+    attempt.detail_names = hand[12]
+    return attempt
+
+
+@scenario(409, "not_in_deal")
+def drawing_after_dropping_the_deal(api: Api) -> Attempt:
+    game = indian_table(api, players=3)
+    game.play(BOB, {"type": "drop"})
+    return acting(game, BOB, draw())
+
+
 # --- 412 --------------------------------------------------------------------
 
 

@@ -62,13 +62,16 @@ def test_each_variant_is_created_with_its_defaults_shown_in_the_rules(
     view = game.view(PUBLIC)
     assert (view["variant"], view["rules"]["variant"]) == (variant, variant)
     preset = VARIANTS[Variant(variant)]
-    for option, value in preset.defaults.items():
+    # Indian's pack follows the table: one pack and one joker at two seats.
+    table = {"packs": 1, "jokers": 1} if variant == "indian" else {}
+    for option, value in {**preset.defaults, **table}.items():
         if option not in preset.used:
             continue
         shown = view["rules"][option]
         assert shown == getattr(value, "value", value), option
-    # Only the variant's own options are shown.
-    assert set(view["rules"]) == set(preset.accepted)
+    # Only the variant's own options are shown (Indian's `deals` in format `deals` only).
+    unshown = {"deals"} if variant == "indian" else set()
+    assert set(view["rules"]) == set(preset.accepted) - unshown
 
 
 def test_a_classic_view_shows_its_pack_and_variant_and_nothing_of_the_variants(

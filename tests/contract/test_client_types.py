@@ -116,10 +116,13 @@ def test_actions_are_a_discriminated_union() -> None:
     for union in (one, many):
         assert union["discriminator"]["propertyName"] == "type"
         assert sorted(union["discriminator"]["mapping"]) == [
+            "declare",
             "discard",
             "draw",
+            "drop",
             "knock",
             "lay_off",
             "meld",
+            "submit_groups",
             "swap",
         ]
