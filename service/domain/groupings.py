@@ -249,6 +249,8 @@ class _Search:
             return _LEFT_OUT
         next_state = self.life_next
         for index, left, left_double, need, kind in self.takes(present, double, owed, first):
+            if not best:
+                break  # nothing left over: no grouping does better
             child = solve(left, left_double, need, next_state[kind][state])
             if follow and child == found:
                 return index
