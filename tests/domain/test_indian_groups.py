@@ -1,6 +1,6 @@
-"""service/domain/groups.py, Indian Rummy's group judge: each sentence of RULES.md's
-"Groups" and "Losers" paragraphs (and what its Setup and Declare paragraphs say of
-aces, points and a valid declaration), then thousands of random groups and shown
+"""service/domain/groups.py, Indian Rummy's group judge: each sentence of the
+"Groups" and "Losers" paragraphs of docs/rules.md "Indian 13-card Rummy" (and what
+its Setup and Declare paragraphs say of aces, points and a valid declaration), then thousands of random groups and shown
 hands against the independent checkers of indian_oracle.py and the wild-meld
 judge (service.domain.wilds.readings)."""
 
@@ -39,7 +39,7 @@ def worth(codes: str) -> int:
 
 
 def test_a_run_of_cards_each_itself_is_pure_even_holding_a_wild_rank_card() -> None:
-    assert kind("5S 6S 7S") is PURE  # RULES.md's example, sevens wild
+    assert kind("5S 6S 7S") is PURE  # the rules' example, sevens wild
     assert kind("9H 10H JH QH KH") is PURE
 
 
