@@ -19,6 +19,7 @@ from functools import cache
 from random import Random
 
 from service.bots.going_out import going_out_move
+from service.bots.indian import play_indian
 from service.bots.knocking import play_knock
 from service.bots.melding import Cover, best_cover, fits_table, layable
 from service.bots.view import BotView
@@ -43,6 +44,8 @@ def play_basic(view: GameView, rng: Random) -> Action | tuple[Action, ...]:
     bot = BotView.read(view)
     if bot.rules.variant is Variant.KNOCK:
         return play_knock(bot, rng)
+    if bot.rules.variant is Variant.INDIAN:
+        return play_indian(bot)
 
     if bot.legal.draw:
         # Boathouse's second draw is judged like the first, on the new top discard.

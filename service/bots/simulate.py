@@ -126,7 +126,7 @@ class Report:
         data = self.as_dict()
         lines = [
             f"{self.games} games, {self.players} players, bots {','.join(self.bots)}, "
-            f"seed {self.seed!r}, rules {json.dumps(_changed_rules(self.rules))}",
+            f"seed {self.seed!r}, rules {json.dumps(_changed_rules(self.rules, self.players))}",
             "",
             f"{'strategy':<10} {'seats':>6} {'wins':>6} {'win rate':>9} {'outs':>6} {'rummies':>8}",
         ]
@@ -257,18 +257,24 @@ def _play_game(report: Report, number: int, names: tuple[str, ...], max_hands: i
     report.seat_wins[record.winner] += 1
 
 
-def _changed_rules(rules: RuleSet) -> dict[str, Any]:
+def _changed_rules(rules: RuleSet, players: int) -> dict[str, Any]:
     """The rules that differ from the defaults: the classic game's, or for a variant
-    its own (docs/rules.md "Variants"), named first."""
+    its own at this table (docs/rules.md "Variants"), named first; Indian's format
+    too, whose defaults depend on it."""
     if rules.variant is Variant.CLASSIC:
         defaults = RuleSet().to_dict()
     else:
-        defaults = RuleSet.from_dict({"variant": rules.variant.value}).to_dict()
+        named = {"variant": rules.variant.value}
+        if rules.format is not None:
+            named["format"] = rules.format.value
+        defaults = RuleSet.from_dict(named, players=players).to_dict()
     changed = {
         name: value for name, value in rules.to_dict().items() if defaults.get(name) != value
     }
     if rules.variant is Variant.CLASSIC:
         return changed
+    if rules.format is not None:
+        changed = {"format": rules.format.value, **changed}
     return {"variant": rules.variant.value, **changed}
 
 

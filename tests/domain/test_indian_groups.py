@@ -1,8 +1,8 @@
 """service/domain/groups.py, Indian Rummy's group judge: each sentence of the
 "Groups" and "Losers" paragraphs of docs/rules.md "Indian 13-card Rummy" (and what
-its Setup and Declare paragraphs say of aces, points and a valid declaration), then thousands of random groups and shown
-hands against the independent checkers of indian_oracle.py and the wild-meld
-judge (service.domain.wilds.readings)."""
+its Setup and Declare paragraphs say of aces, points and a valid declaration),
+then thousands of random groups and shown hands against the independent checkers
+of indian_oracle.py and the wild-meld judge (service.domain.wilds.readings)."""
 
 from __future__ import annotations
 
