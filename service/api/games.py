@@ -267,8 +267,9 @@ class GamesController(Controller):
         summary="Play one action, or a list applied all or nothing",
         description=(
             "A player's token plays for its seat: draw (`stock` or `discard`), meld, lay off, "
-            "discard; in the variants also swap (a natural card for a wild in a meld) and "
-            "knock; a type the game's variant lacks is 409 `not_in_variant`. In games with "
+            "discard; in the variants also swap (a natural card for a wild in a meld), "
+            "knock, and Indian Rummy's declare, submit_groups and drop; a type the game's "
+            "variant lacks is 409 `not_in_variant`. In games with "
             "wild cards a meld or lay-off may say what each card stands for (`as`). A list "
             "is applied all or nothing, in order. The answer is the player's "
             "view after the last action (and any computer players' turns after it). A move "
@@ -302,6 +303,24 @@ class GamesController(Controller):
                 ],
             ),
             Example(summary="Knock Rummy: knock", value={"type": "knock", "card": "KD"}),
+            Example(
+                summary="Indian Rummy: declare, finishing with KD",
+                value={
+                    "type": "declare",
+                    "card": "KD",
+                    "groups": [
+                        ["5S", "6S", "7S"],
+                        ["9H", "10H", "JK"],
+                        ["QC", "QD", "QS"],
+                        ["2C", "2D", "2H", "3C"],
+                    ],
+                },
+            ),
+            Example(
+                summary="Indian Rummy: show your groups after another player's declaration",
+                value={"type": "submit_groups", "groups": [["3D", "4D", "5D"], ["8C", "8H", "JK"]]},
+            ),
+            Example(summary="Indian Rummy: drop the deal before drawing", value={"type": "drop"}),
         ],
     )
     async def play_actions(
