@@ -1,4 +1,5 @@
-"""docs/audit.md and the code agree: its reference chain checker and its worked example."""
+"""docs/audit.md and the code agree: its reference chain checker and its worked
+examples."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ import pytest
 from service.audit.chain import canonical, genesis, link
 from service.bootstrap import open_games
 from service.config import Settings, Store
+from service.domain.cards import Rank, parse_cards
+from service.domain.groups import judge
 from service.projections.audit import audit_export
 from tests.audit_stream.games import new_game, play
 
@@ -150,3 +153,23 @@ def test_the_reference_melds_are_the_rules_melds(
     for hand in hands:
         codes = [card.code for card in hand]
         assert is_reference(codes, aces) == is_meld(hand, Aces(aces)), codes
+
+
+def test_the_worked_indian_grouping_is_what_the_judge_finds() -> None:
+    """docs/audit.md's worked Indian grouping: its kinds and points, and the count
+    of the same hand shown without its second sequence, are the judge's."""
+    found = re.search(
+        r"```json indian-grouping\n(.*?)\n```", DOC.read_text(encoding="utf-8"), re.DOTALL
+    )
+    assert found is not None, "docs/audit.md has no indian-grouping block"
+    worked = json.loads(found.group(1))
+    wild = Rank.parse(worked["wild_rank"])
+    hand = parse_cards(worked["hand"])
+    groups = [parse_cards(group) for group in worked["groups"]]
+    shown, points = judge(hand, groups, wild, 80)
+    assert [kind.value for kind in shown.kinds] == worked["kinds"]
+    assert points == worked["points"]
+    _, without = judge(hand, [groups[0], groups[2]], wild, 80)
+    assert (
+        f"= {without}" in DOC.read_text(encoding="utf-8").split("## Worked Indian grouping", 1)[1]
+    )
