@@ -36,12 +36,23 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from service.domain import concealed, wilds
-from service.domain.actions import Action, Discard, Draw, Knock, LayOff, Meld, Swap
+from service.domain import concealed, groupings, wilds
+from service.domain.actions import (
+    Action,
+    Declare,
+    Discard,
+    Draw,
+    Knock,
+    LayOff,
+    Meld,
+    SubmitGroups,
+    Swap,
+)
 from service.domain.cards import Card
 from service.domain.decks import SeededDecks
+from service.domain.legal import LegalMoves
 from service.domain.play import play, start
-from service.domain.rules import RuleSet, SwappedWild
+from service.domain.rules import RuleSet, SwappedWild, Variant
 from service.domain.state import Table
 from service.domain.turns import legal_moves
 
@@ -77,8 +88,10 @@ def random_action(table: Table, rng: random.Random) -> tuple[int, Sequence[Actio
     classic games played are the same games from one version to the next.)"""
     hand = table.hand
     assert hand is not None, "a hand is in play until the game is over"
-    seat = hand.turn
+    seat = hand.to_act()
     moves = legal_moves(table, seat)
+    if table.rules.variant is Variant.INDIAN and not moves.draw:
+        return seat, (_indian_play(table, seat, moves, rng),)
     if moves.draw:
         return seat, (Draw(rng.choice(moves.draw)),)
     if moves.can_go_out:
@@ -101,6 +114,25 @@ def random_action(table: Table, rng: random.Random) -> tuple[int, Sequence[Actio
     if plays and rng.random() < PLAY_CHANCE:
         return seat, (plays[rng.randrange(len(plays))],)
     return seat, (Discard(rng.choice(moves.discard)),)
+
+
+def _indian_play(table: Table, seat: int, moves: LegalMoves, rng: random.Random) -> Action:
+    """Indian Rummy, after the draw: declare when the engine's search finds a valid
+    declaration (else nobody would ever win a deal), otherwise a random discard; in
+    the show, the best groups. The search is part of what a served game costs."""
+    hand = table.hand
+    assert hand is not None, "a hand is in play"
+    assert hand.wild is not None, "an Indian deal has its wild rank"
+    full_count = table.rules.full_count
+    assert full_count is not None, "an Indian game"
+    held = hand.hands[seat]
+    if moves.can_submit:
+        return SubmitGroups(groupings.best_grouping(held, hand.wild, full_count).groups)
+    taken = hand.taken
+    best = groupings.best_declaration(held, hand.wild, full_count, keep=taken)
+    if best.valid:
+        return Declare(best.finish, best.groups)
+    return Discard(rng.choice(moves.discard))
 
 
 def _holds_wild(cards: Sequence[Card], table: Table) -> bool:
@@ -164,6 +196,8 @@ VARIANT_RULES: dict[str, dict[str, object]] = {
     "boathouse": {"variant": "boathouse"},
     "knock": {"variant": "knock"},
     "wrotham": {"variant": "wrotham"},
+    "indian": {"variant": "indian"},
+    "indian, pool 101": {"variant": "indian", "format": "pool_101"},
 }
 
 
@@ -173,10 +207,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _against(args)
     if args.variants:
         for name, given in VARIANT_RULES.items():
-            result = run(args.games, args.players, RuleSet.from_dict(given), args.seed)
+            result = run(
+                args.games, args.players, RuleSet.from_dict(given, players=args.players), args.seed
+            )
             print(f"{name:>14}: {result.line()}")
         return 0
-    rules = RuleSet.from_dict(args.rules)
+    rules = RuleSet.from_dict(args.rules, players=args.players)
     if args.profile:
         profiler = cProfile.Profile()
         result = profiler.runcall(run, args.games, args.players, rules, args.seed)
