@@ -198,3 +198,16 @@ def test_the_report_counts_each_strategys_knocks_in_knock_rummy():
     assert figures["basic"]["knocks"] == report.knocks["basic"]
     assert f"knocks: basic {report.knocks['basic']}, random" in report.text()
     assert "knocks" not in simulate(1, ["basic", "random"], seed="k").text()
+
+
+def test_basic_wins_nine_of_ten_indian_points_deals_against_random():
+    """Issue 14's bar: at least 90% of two-player Points deals (one deal a game)."""
+    games = 40
+    report = simulate(
+        games,
+        ["basic", "random"],
+        rules=RuleSet.from_dict({"variant": "indian"}, players=2),
+        seed="indian-strength",
+    )
+    assert report.unfinished == 0
+    assert report.wins["basic"] >= 0.9 * games, report.text()
