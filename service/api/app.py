@@ -34,6 +34,7 @@ from service.api.stream import StreamController
 from service.api.throttle import Throttle
 from service.api.tickets import StreamTicketsController
 from service.api.timeouts import BodyDeadline
+from service.api.webclient import play_router
 from service.config import Settings
 from service.game.application import RummyApplication
 
@@ -68,6 +69,7 @@ def create_app(
             MetricsController,
             home,
             ProblemPagesController,
+            play_router(),
         ],
         dependencies={
             "services": Provide(lambda: services, sync_to_thread=False),

@@ -1,0 +1,249 @@
+// The lobby: a form for a new table (you, the other seats as bots or open
+// seats for friends, the variant and its house rules) and the tables this
+// browser holds a seat at.
+
+import { createGame, getDocument } from "./api.js";
+import { h, field, replace } from "./dom.js";
+import { botNames, seatRange, title, variantRules } from "./rules.js";
+import { allSeats, forgetSeat, keepSeat } from "./seats.js";
+import { showProblem } from "./notice.js";
+
+/** @typedef {import("./rules.js").Option} Option */
+/** @typedef {import("./rules.js").VariantRules} VariantRules */
+/** @typedef {import("./types").CreateGame} CreateGame */
+
+const OPEN = "open";
+
+/**
+ * @param {HTMLElement} root
+ */
+export async function showLobby(root) {
+  document.title = "Rummy: new table";
+  replace(root, h("p", { class: "loading" }, "Loading the rules this server offers…"));
+  /** @type {any} */
+  let documentBody;
+  try {
+    documentBody = await getDocument();
+  } catch (error) {
+    replace(root);
+    showProblem(error);
+    return;
+  }
+  const variants = variantRules(documentBody);
+  const bots = botNames(documentBody);
+  const seats = seatRange(documentBody);
+  replace(root, newTableForm(variants, bots, seats), yourTables());
+  const name = root.querySelector("input[name=name]");
+  if (name instanceof HTMLInputElement) name.focus();
+}
+
+/**
+ * @param {VariantRules[]} variants
+ * @param {string[]} bots
+ * @param {{minimum: number, maximum: number}} seats
+ */
+function newTableForm(variants, bots, seats) {
+  const about = h("p", { class: "hint", id: "variant-about" });
+  const others = h("div", { class: "others" });
+  const rules = h("div", { class: "rules-fields" });
+  const variantSelect = h(
+    "select",
+    { name: "variant", id: "variant", "aria-describedby": "variant-about" },
+    variants.map((entry) => h("option", { value: entry.variant }, title(entry.variant))),
+  );
+  const seatSelect = h(
+    "select",
+    { name: "seats", id: "seats" },
+    Array.from({ length: seats.maximum - seats.minimum + 1 }, (_, index) => {
+      const count = seats.minimum + index;
+      return h("option", { value: count }, `${count} players`);
+    }),
+  );
+  const dealer = h("select", { name: "dealer", id: "dealer" });
+  const chosen = () => variants.find((entry) => entry.variant === variantSelect.value) ?? variants[0];
+  const drawOthers = () => {
+    const count = Number(seatSelect.value);
+    const kept = new Map(
+      [...others.querySelectorAll("select")].map((select) => [select.name, select.value]),
+    );
+    replace(
+      others,
+      Array.from({ length: count - 1 }, (_, index) => {
+        const name = `seat-${index + 1}`;
+        const select = h(
+          "select",
+          { name, id: name },
+          bots.map((bot) => h("option", { value: bot }, `Computer (${bot})`)),
+          h("option", { value: OPEN }, "Open seat: a friend joins by link"),
+        );
+        select.value = kept.get(name) ?? bots[0] ?? OPEN;
+        return h("div", { class: "row" }, h("label", { for: name }, `Seat ${index + 2}`), select);
+      }),
+    );
+    const keptDealer = dealer.value;
+    replace(
+      dealer,
+      h("option", { value: "" }, "the shuffle decides"),
+      Array.from({ length: count }, (_, seat) => h("option", { value: seat }, seat === 0 ? "you (seat 1)" : `seat ${seat + 1}`)),
+    );
+    dealer.value = Number(keptDealer) < count ? keptDealer : "";
+  };
+  const drawRules = () => {
+    const variant = chosen();
+    about.textContent = variant?.description ?? "";
+    replace(rules, (variant?.options ?? []).map(ruleField));
+  };
+  variantSelect.addEventListener("change", drawRules);
+  seatSelect.addEventListener("change", drawOthers);
+  drawOthers();
+  drawRules();
+
+  const submit = h("button", { type: "submit", class: "primary" }, "Create table");
+  const form = h(
+    "form",
+    { class: "panel new-table", "aria-labelledby": "new-table-title", novalidate: true },
+    h("h2", { id: "new-table-title" }, "New table"),
+    h(
+      "div",
+      { class: "row" },
+      h("label", { for: "your-name" }, "Your name"),
+      h("input", { name: "name", id: "your-name", required: true, maxlength: 64, autocomplete: "nickname" }),
+    ),
+    h("div", { class: "row" }, h("label", { for: "variant" }, "Game"), variantSelect),
+    about,
+    h("div", { class: "row" }, h("label", { for: "seats" }, "Players"), seatSelect),
+    others,
+    h("div", { class: "row" }, h("label", { for: "dealer" }, "First dealer"), dealer, h("small", { class: "hint" }, "The player after the dealer plays first.")),
+    h("details", { class: "house-rules" }, h("summary", {}, "House rules"), h("p", { class: "hint" }, "Left at “default”, an option takes the variant's own value (docs/rules.md)."), rules),
+    submit,
+  );
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const variant = chosen();
+    if (!variant) return;
+    const body = tableBody(form, variant, Number(seatSelect.value));
+    submit.disabled = true;
+    try {
+      const created = await createGame(body);
+      const mine = created.players.find((player) => player.seat === 0) ?? created.players[0];
+      if (mine) keepSeat({ gameId: created.game_id, seat: mine.seat, name: mine.name, token: mine.token });
+      location.assign(`/play?game=${encodeURIComponent(created.game_id)}`);
+    } catch (error) {
+      showProblem(error);
+      submit.disabled = false;
+    }
+  });
+  return form;
+}
+
+/**
+ * The body of `POST /games` the form describes: you in seat 0, then the bots,
+ * then the open seats (named players take the first seats).
+ * @param {HTMLFormElement} form
+ * @param {VariantRules} variant
+ * @param {number} count
+ * @returns {CreateGame}
+ */
+function tableBody(form, variant, count) {
+  const others = Array.from({ length: count - 1 }, (_, index) => field(form, `seat-${index + 1}`).value);
+  const bots = others.filter((choice) => choice !== OPEN);
+  /** @type {Record<string, unknown>} */
+  const rules = { variant: variant.variant };
+  for (const option of variant.options) {
+    if (option.kind === "fixed") continue;
+    const raw = field(form, `rule-${option.name}`).value.trim();
+    if (raw === "") continue;
+    rules[option.name] =
+      option.kind === "integer" ? Number(raw) : option.kind === "boolean" ? raw === "true" : raw;
+  }
+  /** @type {CreateGame} */
+  const body = {
+    players: [
+      { name: field(form, "name").value.trim() },
+      ...bots.map((bot, index) => ({ name: `${title(bot)} bot ${index + 2}`, bot: /** @type {any} */ (bot) })),
+    ],
+    rules: /** @type {any} */ (rules),
+  };
+  if (bots.length < others.length) body.seats = count;
+  const dealer = field(form, "dealer").value;
+  if (dealer !== "") body.dealer = Number(dealer);
+  return body;
+}
+
+/** @param {unknown} value */
+function shown(value) {
+  if (value === null) return "none";
+  if (value === true) return "yes";
+  if (value === false) return "no";
+  return String(value);
+}
+
+/** One house rule's field. @param {Option} option */
+function ruleField(option) {
+  const id = `rule-${option.name}`;
+  const label = h("label", { for: id }, title(option.name));
+  const hint = option.description ? h("small", { class: "hint", id: `${id}-hint` }, option.description) : null;
+  const described = hint ? `${id}-hint` : null;
+  const fallback = option.fallback === undefined ? "default" : `default (${shown(option.fallback)})`;
+  if (option.kind === "fixed") {
+    return h("div", { class: "row fixed" }, h("span", { class: "label" }, title(option.name)), h("span", {}, shown(option.fixed)), h("small", { class: "hint" }, "fixed in this variant"));
+  }
+  /** @type {HTMLElement} */
+  let input;
+  if (option.kind === "choice" || option.kind === "boolean") {
+    const values = option.kind === "boolean" ? ["true", "false"] : option.values;
+    input = h(
+      "select",
+      { id, name: id, "aria-describedby": described },
+      h("option", { value: "" }, fallback),
+      values.map((value) => h("option", { value }, option.kind === "boolean" ? shown(value === "true") : value.replaceAll("_", " "))),
+    );
+  } else {
+    input = h("input", {
+      id,
+      name: id,
+      type: option.kind === "integer" ? "number" : "text",
+      inputmode: option.kind === "integer" ? "numeric" : null,
+      min: option.minimum,
+      max: option.maximum,
+      step: option.kind === "integer" ? 1 : null,
+      placeholder: fallback,
+      "aria-describedby": described,
+    });
+  }
+  return h("div", { class: "row" }, label, input, hint);
+}
+
+function yourTables() {
+  const seats = allSeats();
+  if (seats.length === 0) return null;
+  const list = h("ul", { class: "tables" });
+  for (const seat of seats) {
+    const item = h(
+      "li",
+      {},
+      h("a", { href: `/play?game=${encodeURIComponent(seat.gameId)}` }, `${seat.name}, seat ${seat.seat + 1}`),
+      ` · since ${new Date(seat.since).toLocaleString()} `,
+      h(
+        "button",
+        {
+          type: "button",
+          class: "small",
+          onclick: () => {
+            forgetSeat(seat.gameId);
+            item.remove();
+          },
+        },
+        "Forget",
+      ),
+    );
+    list.append(item);
+  }
+  return h(
+    "section",
+    { class: "panel", "aria-labelledby": "your-tables" },
+    h("h2", { id: "your-tables" }, "Your tables"),
+    h("p", { class: "hint" }, "Seats this browser holds. Forgetting one throws its token away: nobody can play that seat again."),
+    list,
+  );
+}

@@ -1,0 +1,81 @@
+// What happened, in words: one line per event of the stream.
+
+import { labels, label } from "./cards.js";
+
+/** @typedef {import("./types").GameEvent} GameEvent */
+/** @typedef {import("./types").GameView} GameView */
+
+/**
+ * The name of a seat as the view shows it.
+ * @param {GameView | null} view
+ * @param {number | null | undefined} seat
+ */
+export function nameOf(view, seat) {
+  if (seat === null || seat === undefined) return "The table";
+  const player = view?.players.find((entry) => entry.seat === seat);
+  const name = player?.name ?? `Seat ${seat + 1}`;
+  return view?.my_seat === seat ? `${name} (you)` : name;
+}
+
+/** @type {Record<string, string>} */
+const HOW = {
+  out: "went out",
+  rummy: "went rummy",
+  exhausted: "the stock ran out",
+  turn_cap: "the turn limit was reached",
+  knock: "a knock",
+  declared: "a declaration",
+  last_standing: "one player was left",
+};
+
+/**
+ * One event as a sentence, or null for one the page does not tell.
+ * @param {GameEvent} event
+ * @param {GameView | null} view the view to name the seats by
+ * @returns {string | null}
+ */
+export function describe(event, view) {
+  const who = nameOf(view, "seat" in event ? event.seat : null);
+  /** @type {Record<string, any>} */
+  const data = event;
+  switch (event.type) {
+    case "game_created":
+      return "The table was set.";
+    case "player_joined":
+      return `${data.name} took seat ${Number(data.seat ?? 0) + 1}.`;
+    case "hand_dealt":
+      return `Hand ${data.hand_number} was dealt by ${nameOf(view, data.dealer)}${data.upcard ? `; the upcard is ${label(data.upcard)}` : ""}.`;
+    case "card_drawn": {
+      const which = data.second ? "a second card" : "a card";
+      return data.source === "discard"
+        ? `${who} took ${data.card ? label(data.card) : which} from the pile.`
+        : `${who} drew ${which} from the stock${data.card ? ` (${label(data.card)})` : ""}.`;
+    }
+    case "meld_laid":
+      return `${who} laid a ${data.kind}: ${labels(data.cards)}${data.as ? ` (as ${labels(data.as)})` : ""}.`;
+    case "card_laid_off":
+      return `${who} laid off ${label(data.card)}${data.as ? ` as ${label(data.as)}` : ""}.`;
+    case "card_discarded":
+      return `${who} discarded ${label(data.card)}.`;
+    case "stock_recycled":
+      return `The pile became the new stock (${data.stock_count} cards).`;
+    case "hand_ended":
+      return `Hand ${data.hand_number} ended: ${data.out_seat !== null && data.out_seat !== undefined ? `${nameOf(view, data.out_seat)} ${HOW[data.how] ?? data.how}` : HOW[data.how] ?? data.how}.`;
+    case "game_finished":
+      return `The game is over: ${nameOf(view, data.winner)} won.`;
+    case "wild_swapped":
+      return `${who} put ${label(data.card)} into a meld and took the ${label(data.wild)}.`;
+    case "knocked":
+      return `${who} knocked.`;
+    case "declared":
+      return `${who} declared${data.valid === false ? ": a wrong show" : ""}.`;
+    case "groups_submitted":
+      return `${who} showed their groups.`;
+    case "player_dropped":
+      return `${who} dropped (${data.points} points).`;
+    case "player_eliminated":
+      return `${who} is out of the game.`;
+    default:
+      return null;
+  }
+}
