@@ -37,15 +37,21 @@ export function h(tag, attributes = {}, ...children) {
  * the same `data-focus` key if there is one (a keyboard user keeps their place).
  * @param {HTMLElement} root
  * @param {...(Child | Child[])} content
+ * @returns {boolean} whether the focus was inside `root` and is now lost
  */
 export function replace(root, ...content) {
   const active = document.activeElement;
-  const key = active instanceof HTMLElement && root.contains(active) ? active.dataset.focus : undefined;
+  const inside = active instanceof HTMLElement && root.contains(active);
+  const key = inside ? active.dataset.focus : undefined;
   root.replaceChildren(...content.flat().filter((child) => child !== null && child !== undefined && child !== false));
   if (key) {
     const again = root.querySelector(`[data-focus="${CSS.escape(key)}"]`);
-    if (again instanceof HTMLElement) again.focus();
+    if (again instanceof HTMLElement) {
+      again.focus();
+      return document.activeElement !== again;
+    }
   }
+  return inside;
 }
 
 /**

@@ -8,7 +8,7 @@ import { Problem, act, getGame, joinGame } from "./api.js";
 import { checkAudit } from "./audit.js";
 import { PACK, back, bySuit, face, isWild, label, labels, sameCards, spoken, without } from "./cards.js";
 import { h, replace } from "./dom.js";
-import { describe, nameOf } from "./log.js";
+import { describe, isEvent, nameOf, whose } from "./log.js";
 import { clearNotice, showNote, showProblem } from "./notice.js";
 import { gameResult, handResult } from "./results.js";
 import { forgetSeat, gameLink, keepSeat, seatOf } from "./seats.js";
@@ -22,6 +22,7 @@ import { follow } from "./stream.js";
 /** @typedef {import("./types").SwapOption} SwapOption */
 /** @typedef {import("./types").Show} Show */
 /** @typedef {import("./types").GameEvent} GameEvent */
+/** @typedef {import("./types").LastHand} LastHand */
 /** @typedef {import("./seats.js").Seat} Seat */
 /** @typedef {import("./audit.js").Check} Check */
 
@@ -44,6 +45,9 @@ import { follow } from "./stream.js";
 /** @typedef {"none" | "go_out" | "declare" | "submit"} Builder */
 
 const LOG_LINES = 60;
+
+/** "your run" → "Your run". @param {string} text */
+const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 /** How many events before the view's version the stream starts with, for "What happened". */
 const HISTORY = 30;
 
@@ -83,6 +87,8 @@ class GamePage {
     this.connection = "connecting";
     /** @type {string[]} */
     this.log = [];
+    /** @type {Map<number, LastHand>} every hand result the page has met, by hand number */
+    this.results = new Map();
     /** @type {Check[] | null} */
     this.checks = null;
     /** @type {string | null} */
@@ -151,6 +157,11 @@ class GamePage {
 
   /** @param {GameEvent} event */
   record(event) {
+    if (isEvent(event, "hand_ended")) {
+      // A bot may end the next hand in the same request: each result is shown in turn.
+      this.results.set(event.hand_number, event);
+      if (event.hand_number > this.seenHand && this.view?.status !== "finished") this.render();
+    }
     const line = describe(event, this.view);
     if (line === null) return;
     this.log.push(line);
@@ -221,7 +232,7 @@ class GamePage {
     const view = this.view;
     if (!view || !this.token || this.busy) return;
     this.busy = true;
-    this.renderHand();
+    this.root.dataset.busy = "true";
     try {
       const next = await act(this.gameId, this.token, actions, view.version);
       clearNotice();
@@ -229,10 +240,10 @@ class GamePage {
       this.groups = [];
       this.pendingSwap = null;
       this.confirmingDrop = false;
-      this.busy = false;
+      this.idle();
       this.receive(next, true);
     } catch (error) {
-      this.busy = false;
+      this.idle();
       if (error instanceof Problem && error.code === "version_conflict") {
         showNote("The game moved on before your move arrived, so nothing was played. Here is the table now: choose again.");
         await this.refresh();
@@ -241,6 +252,11 @@ class GamePage {
       if (!(error instanceof Problem && onProblem?.(error))) showProblem(error);
       this.render();
     }
+  }
+
+  idle() {
+    this.busy = false;
+    this.root.dataset.busy = "false";
   }
 
   async refresh() {
@@ -430,9 +446,12 @@ class GamePage {
     this.root.dataset.version = String(view.version);
     this.root.dataset.status = view.status;
     const finished = view.status === "finished";
-    // A new hand result waits for "Continue"; the last one shows with the game's.
-    const newResult = !finished && view.last_hand && view.last_hand.hand_number > this.seenHand ? view.last_hand : null;
-    replace(
+    if (view.last_hand) this.results.set(view.last_hand.hand_number, view.last_hand);
+    // A new hand result waits for "Continue", the oldest first; the last one
+    // shows with the game's.
+    const unseen = [...this.results.keys()].filter((hand) => hand > this.seenHand).sort((a, b) => a - b);
+    const newResult = finished || unseen[0] === undefined ? null : this.results.get(unseen[0]) ?? null;
+    const lost = replace(
       this.root,
       h(
         "div",
@@ -463,6 +482,7 @@ class GamePage {
     );
     this.renderConnection();
     this.renderHand();
+    if (lost) this.refocus();
     if (finished) this.checkTheAudit();
   }
 
@@ -471,7 +491,17 @@ class GamePage {
     this.seenHand = handNumber;
     sessionStorage.setItem(this.ackKey(), String(handNumber));
     this.render();
-    const next = this.root.querySelector(".me button, .game-over a");
+    this.refocus();
+  }
+
+  /**
+   * Where the keyboard goes when the control it was on is gone (a move made, a
+   * result dismissed): the next thing to do, else the first card of the hand.
+   */
+  refocus() {
+    const next = this.root.querySelector(
+      ".result button, .piles button, .moves button.primary, .hand button, .game-over a",
+    );
     if (next instanceof HTMLElement) next.focus();
   }
 
@@ -667,7 +697,7 @@ class GamePage {
               const swaps = card && this.canPlay() && !this.pendingSwap ? (legal.swaps ?? []).filter((option) => option.card === card && option.meld_id === meld.id) : [];
               const held = card && this.canPlay() && this.pendingSwap ? [{ card, meld_id: meld.id }] : [];
               const content = [
-                h("span", { class: "owner" }, `${nameOf(view, meld.owner)}'s ${meld.kind}`),
+                h("span", { class: "owner" }, capital(`${whose(view, meld.owner)} ${meld.kind}`)),
                 h("span", { class: "cards" }, meld.cards.map((code, index) => face(code, meld.as?.[index] ?? null))),
                 meld.laid_off.length
                   ? h("small", { class: "laid-off" }, "laid off: ", meld.laid_off.map((entry) => `${label(entry.card)} by ${nameOf(view, entry.seat)}`).join(", "))
@@ -684,7 +714,7 @@ class GamePage {
                         type: "button",
                         class: "meld target",
                         "data-focus": `meld-${meld.id}`,
-                        "aria-label": `${nameOf(view, meld.owner)}'s ${meld.kind} ${meld.cards.map(spoken).join(", ")}: play ${spoken(card ?? "")} here`,
+                        "aria-label": `${capital(whose(view, meld.owner))} ${meld.kind} ${meld.cards.map(spoken).join(", ")}: play ${spoken(card ?? "")} here`,
                         onclick: () => this.playOnto(meld, layOffs, swaps),
                       },
                       content,
@@ -720,14 +750,14 @@ class GamePage {
   /** @param {LayOffOption} option */
   layOffText(option) {
     const meld = this.view?.melds.find((entry) => entry.id === option.meld_id);
-    const onto = meld ? `${nameOf(this.view, meld.owner)}'s ${meld.kind} ${labels(meld.cards)}` : option.meld_id;
+    const onto = meld ? `${whose(this.view, meld.owner)} ${meld.kind} ${labels(meld.cards)}` : option.meld_id;
     return `Lay off ${label(option.card)}${option.as ? ` as ${label(option.as)}` : ""} on ${onto}`;
   }
 
   /** @param {SwapOption} option */
   swapText(option) {
     const meld = this.view?.melds.find((entry) => entry.id === option.meld_id);
-    const from = meld ? `${nameOf(this.view, meld.owner)}'s ${meld.kind}` : option.meld_id;
+    const from = meld ? `${whose(this.view, meld.owner)} ${meld.kind}` : option.meld_id;
     return `Swap ${label(option.card)} for the ${label(option.wild)} in ${from}`;
   }
 
@@ -790,7 +820,7 @@ class GamePage {
         ),
       ),
     );
-    replace(
+    const lost = replace(
       mine,
       h(
         "div",
@@ -816,6 +846,7 @@ class GamePage {
       cards,
       h("div", { class: "moves", role: "group", "aria-label": "Moves" }, this.moves()),
     );
+    if (lost) this.refocus();
   }
 
   /** Arrow keys move between the cards. @param {KeyboardEvent} event */
@@ -909,7 +940,7 @@ class GamePage {
      * @param {boolean} [primary]
      */
     const button = (text, run, key, primary = false) =>
-      buttons.push(h("button", { type: "button", class: primary ? "primary" : "", disabled: this.busy, "data-focus": `move-${key}`, onclick: run }, text));
+      buttons.push(h("button", { type: "button", class: primary ? "primary" : "", "data-focus": `move-${key}`, onclick: run }, text));
 
     if (legal.can_drop && view.phase === "draw" && this.myTurn()) {
       const points = legal.drop_points ?? 0;
@@ -962,7 +993,7 @@ class GamePage {
 
     if (picked.length >= 3) {
       const meld = legal.melds.find((cards) => sameCards(cards, picked));
-      if (meld) button(`Meld ${labels(meld)}`, () => this.meld(meld), "meld", true);
+      if (meld) button(`Meld ${labels(picked)}`, () => this.meld(meld), "meld", true);
     }
     if (card !== undefined) {
       for (const option of legal.lay_offs.filter((entry) => entry.card === card)) {

@@ -3,6 +3,7 @@
 import { labels, label } from "./cards.js";
 
 /** @typedef {import("./types").GameEvent} GameEvent */
+/** @typedef {import("./types").KnownEvent} KnownEvent */
 /** @typedef {import("./types").GameView} GameView */
 
 /**
@@ -15,6 +16,29 @@ export function nameOf(view, seat) {
   const player = view?.players.find((entry) => entry.seat === seat);
   const name = player?.name ?? `Seat ${seat + 1}`;
   return view?.my_seat === seat ? `${name} (you)` : name;
+}
+
+/**
+ * Whose a thing on the table is: "your", or "Ann's".
+ * @param {GameView | null} view
+ * @param {number} seat
+ */
+export function whose(view, seat) {
+  if (view?.my_seat === seat) return "your";
+  const player = view?.players.find((entry) => entry.seat === seat);
+  return `${player?.name ?? `Seat ${seat + 1}`}'s`;
+}
+
+/**
+ * Whether `event` is of `type` (an event of a type the document does not know
+ * has the same shape of a `type` string, so TypeScript cannot tell by itself).
+ * @template {KnownEvent["type"]} T
+ * @param {GameEvent} event
+ * @param {T} type
+ * @returns {event is Extract<KnownEvent, {type: T}>}
+ */
+export function isEvent(event, type) {
+  return event.type === type;
 }
 
 /** @type {Record<string, string>} */
@@ -51,8 +75,10 @@ export function describe(event, view) {
         ? `${who} took ${data.card ? label(data.card) : which} from the pile.`
         : `${who} drew ${which} from the stock${data.card ? ` (${label(data.card)})` : ""}.`;
     }
-    case "meld_laid":
-      return `${who} laid a ${data.kind}: ${labels(data.cards)}${data.as ? ` (as ${labels(data.as)})` : ""}.`;
+    case "meld_laid": {
+      const read = data.as && data.as.join() !== data.cards.join() ? ` (as ${labels(data.as)})` : "";
+      return `${who} laid a ${data.kind}: ${labels(data.cards)}${read}.`;
+    }
     case "card_laid_off":
       return `${who} laid off ${label(data.card)}${data.as ? ` as ${label(data.as)}` : ""}.`;
     case "card_discarded":

@@ -20,6 +20,7 @@ export type LayOffOption = Schemas["LayOffOption"];
 export type SwapOption = Schemas["SwapOption"];
 export type LastHand = Schemas["LastHand"];
 export type GameEvent = Schemas["Event"];
+export type KnownEvent = Schemas["KnownEvent"];
 
 /** One action of `playActions`' body (which is one of these or a list of them). */
 type DocumentAction = Extract<
