@@ -11,9 +11,11 @@ and uncaught exception, and the block fails if there was any. `chromium()` and
 `offline_pages(browser, url)` are the same in two parts, for tests that share
 one browser and open several pages (each in a context of its own, as two
 people on two machines). A test that makes the server refuse a request on
-purpose names the status in `refused`: Chromium logs every answer of 4xx or 5xx
-to a `fetch` as a console error ("Failed to load resource"), and only those of
-the statuses named are let through.
+purpose names it in `refused`: Chromium logs every answer of 4xx or 5xx to a
+request of the page as a console error ("Failed to load resource: the server
+responded with a status of 409"), and a request that found no server as one too
+("Failed to load resource: net::ERR_CONNECTION_REFUSED"); only the statuses and
+network errors named are let through.
 """
 
 from __future__ import annotations
@@ -61,8 +63,11 @@ def _origin(url: str) -> tuple[str, str]:
     return parts.scheme, parts.netloc
 
 
-_REFUSED = re.compile(r"^Failed to load resource: the server responded with a status of (\d{3})\b")
-"""Chromium's console line for an answer of 4xx or 5xx to a request of the page."""
+_REFUSED = re.compile(
+    r"^Failed to load resource: (?:the server responded with a status of (\d{3})\b|net::(\w+))"
+)
+"""Chromium's console line for an answer of 4xx or 5xx to a request of the page, or
+for a request that failed in the network."""
 
 
 @contextmanager
@@ -85,7 +90,7 @@ class OfflinePages:
     """Pages of `browser` that may reach `url`'s origin only, each in a context of its
     own; what they meet on the way is recorded (see the module docstring)."""
 
-    def __init__(self, browser: Browser, url: str, refused: Collection[int] = ()) -> None:
+    def __init__(self, browser: Browser, url: str, refused: Collection[int | str] = ()) -> None:
         self.browser = browser
         self.allowed = _origin(url)
         self.refused = frozenset(refused)
@@ -115,7 +120,10 @@ class OfflinePages:
         if message.type != "error":
             return
         refused = _REFUSED.match(message.text)
-        if refused and int(refused.group(1)) in self.refused:
+        if refused and (
+            (refused.group(1) and int(refused.group(1)) in self.refused)
+            or refused.group(2) in self.refused
+        ):
             return
         self.errors.append(f"console: {message.text} ({message.location})")
 
@@ -135,7 +143,7 @@ class OfflinePages:
 
 @contextmanager
 def offline_pages(
-    browser: Browser, url: str, refused: Collection[int] = ()
+    browser: Browser, url: str, refused: Collection[int | str] = ()
 ) -> Iterator[OfflinePages]:
     """`OfflinePages` for a block, which fails if a page reached another host or
     logged an error."""
