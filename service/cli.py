@@ -182,10 +182,14 @@ def _cannot_listen(settings: Settings, error: OSError) -> str:
 def _serving(settings: Settings, port: int) -> str:
     """The line that tells a person where the service is, once it listens on `port`."""
     from service.api.docs_page import DOCS_PATH
+    from service.api.webclient import PLAY_PATH
 
     host = f"[{settings.host}]" if ":" in settings.host else settings.host
     url = f"http://{host}:{port}"
-    return f"serving on {url} (docs: {url}{DOCS_PATH}, store: {settings.describe_store()})"
+    return (
+        f"serving on {url} (play: {url}{PLAY_PATH}, docs: {url}{DOCS_PATH}, "
+        f"store: {settings.describe_store()})"
+    )
 
 
 @contextmanager

@@ -21,6 +21,7 @@ import uvicorn
 
 from service import bootstrap, cli
 from service.api.docs_page import DOCS_PATH
+from service.api.webclient import PLAY_PATH
 from service.config import Settings, Store
 from tests.servers import free_port, rummy_serve
 
@@ -47,7 +48,7 @@ def handed(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
     return handed
 
 
-def test_serve_says_in_one_line_where_it_listens_and_where_the_docs_are(
+def test_serve_says_in_one_line_where_it_listens_and_where_the_client_and_the_docs_are(
     handed: dict[str, Any], capsys: pytest.CaptureFixture[str]
 ) -> None:
     port = free_port()
@@ -57,7 +58,7 @@ def test_serve_says_in_one_line_where_it_listens_and_where_the_docs_are(
     # On standard output: standard error is for the logs, JSON lines.
     said = capsys.readouterr()
     assert said.out.splitlines() == [
-        f"rummy: serving on {url} (docs: {url}{DOCS_PATH}, store: {store})"
+        f"rummy: serving on {url} (play: {url}{PLAY_PATH}, docs: {url}{DOCS_PATH}, store: {store})"
     ]
     assert said.err == ""
     assert handed["app"] == "service.asgi:app"
@@ -120,17 +121,20 @@ def test_the_readme_shows_the_lines_a_default_start_and_a_port_in_use_print() ->
     assert f"rummy: {in_use}" in " ".join(readme.split())
 
 
-def test_a_real_start_prints_the_line_first_and_its_links_lead_to_the_docs() -> None:
+def test_a_real_start_prints_the_line_first_and_its_links_lead_to_the_client_and_the_docs() -> None:
     with rummy_serve({"RUMMY_STORE": "memory"}) as server:
         lines = server.output(last=None).splitlines()
         first = lines[0]
         url = server.url
         assert first == (
-            f"rummy: serving on {url} (docs: {url}{DOCS_PATH}, "
+            f"rummy: serving on {url} (play: {url}{PLAY_PATH}, docs: {url}{DOCS_PATH}, "
             f"store: {Settings(store=Store.MEMORY).describe_store()})"
         )
-        docs = first.split("docs: ", 1)[1].split(",", 1)[0]
-        assert httpx.get(docs).status_code == 200
+        for name in ("play", "docs"):
+            link = first.split(f"{name}: ", 1)[1].split(",", 1)[0]
+            answer = httpx.get(link)
+            assert answer.status_code == 200, name
+            assert answer.headers["content-type"].startswith("text/html"), name
         home = httpx.get(f"{url}/")
         assert home.status_code == 302
         assert home.headers["location"] == DOCS_PATH

@@ -23,6 +23,8 @@ OUTSIDE = re.compile(r"(?<![\w/])(RULES|API)\.md|\(shared\)")
 """The rules and contract pages as the service's first sessions knew them, kept
 outside the repository."""
 LINK = re.compile(r"\]\(([^)\s]+)\)")
+PICTURES = frozenset({".png"})
+"""Files that are no text to search (the README's screenshot in docs/)."""
 
 
 def searched_files() -> list[Path]:
@@ -37,7 +39,7 @@ def searched_files() -> list[Path]:
         check=True,
     ).stdout.splitlines()
     files += [ROOT / name for name in sorted(tracked) if ROOT / name != Path(__file__)]
-    return [path for path in files if path.is_file()]
+    return [path for path in files if path.is_file() and path.suffix not in PICTURES]
 
 
 def test_nothing_points_to_rules_or_a_contract_outside_the_repository() -> None:

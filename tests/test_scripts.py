@@ -24,6 +24,7 @@ import httpx
 import pytest
 
 from service.api.docs_page import DOCS_PATH
+from service.api.webclient import PLAY_PATH
 from tests.servers import Replica, free_port
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -184,7 +185,7 @@ def test_serving_and_testing_install_from_python3_alone_and_never_undo_each_othe
         assert "straight-rummy" in served
         assert not served & DEV_TOOLS, "the served environment holds no dev tools"
         assert installed(copy / ".venv") == dev, "serving changed the development environment"
-        assert f"rummy: serving on {server.url} (docs: {server.url}{DOCS_PATH}" in (
+        assert f"(play: {server.url}{PLAY_PATH}, docs: {server.url}{DOCS_PATH}" in (
             server.output(last=None)
         )
 

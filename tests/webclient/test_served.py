@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from html.parser import HTMLParser
+from pathlib import Path
 
 import pytest
 from litestar import Litestar
@@ -95,3 +96,8 @@ def test_only_the_clients_files_are_served(client: TestClient[Litestar], name: s
 def test_play_is_no_part_of_the_contract(client: TestClient[Litestar]) -> None:
     document = client.get("/schema/openapi.json").json()
     assert not [path for path in document["paths"] if path.startswith(PLAY_PATH)]
+
+
+def test_the_deploy_guide_states_the_policy_the_client_is_served_with() -> None:
+    guide = (Path(__file__).parents[2] / "deploy" / "README.md").read_text(encoding="utf-8")
+    assert f"Content-Security-Policy: {PLAY_CSP}\n" in guide
