@@ -21,9 +21,9 @@ from tests.chromium import OfflinePages, offline_pages
 from tests.faults.proxy import FaultProxy
 from tests.webclient.table import Opponent, Player, dealt, play_to_the_end, seated_game, sit
 
-QUICK = {"hand_size": 3, "deals": 2, "max_turns": 12, "exhausted": "score"}
+QUICK = {"hand_size": 3, "deals": 2, "max_turns": 8, "exhausted": "score"}
 """House rules of a short game: three cards each, two deals (more only on a tie),
-a hand that nobody goes out of ends at its twelfth turn and is scored."""
+a hand that nobody goes out of ends at its eighth turn and is scored."""
 
 
 def label(code: str) -> str:
@@ -155,7 +155,7 @@ class VariantGame:
     """A two-seat table of one variant, Ann against a bot, with a chosen deal, and
     Ann's moves by the page up to the end of the first hand."""
 
-    variant: str
+    name: str
     rules: dict[str, Any]
     ann: str
     bot: str
@@ -230,6 +230,47 @@ def _wrotham(ann: Player) -> None:
 
 
 BOT_HAND = "2C 4D 6S 8C 10S"
+DECLARING = "5S 6S 7S 9H 10H JK QC QD QS 2C 2D 2H KD"
+"""An Indian hand that declares once it draws 8H (sevens wild, by the indicator 7C):
+a pure sequence, a sequence with the joker, two sets, and KD to finish."""
+NOT_DECLARING = "AC 3D 4D 5D 6C 8C 9C KC KH 4S 10S JS AD"
+
+
+def _indian_declares(ann: Player) -> None:
+    wild = ann.page.locator(".pile.wild")
+    expect(wild.locator(".card")).to_have_attribute("data-card", "7C")  # the indicator
+    ann.draw()
+    expect(ann.page.locator(".groups h3")).to_have_text("Your declaration: group all but one card")
+    for group in (
+        ("5S", "6S", "7S"),
+        ("8H", "9H", "10H", "JK"),
+        ("QC", "QD", "QS"),
+        ("2C", "2D", "2H"),
+    ):
+        ann.group(*group)
+    ann.click("Declare: finish with K♦")
+    # The bot shows its groups at once, and the deal is over: the result shows the groups.
+    mine = ann.page.locator('.result tr[data-seat="0"]')
+    expect(mine).to_contain_text("pure sequence")
+    expect(mine).to_contain_text("declared")
+
+
+def _indian_shows(ann: Player) -> None:
+    ann.draw()
+    ann.select("KC")
+    ann.click("Discard K♣")  # no use to the bot: it draws 8H and declares
+    expect(ann.page.locator("#status")).to_have_text(
+        "Hand 1. Show your groups: arrange them and submit."
+    )
+    expect(ann.page.locator(".shows")).to_contain_text("Bot: valid declaration")
+    ann.group("3D", "4D", "5D")
+    ann.click("Submit 1 group")
+
+
+def _indian_drops(ann: Player) -> None:
+    ann.page.get_by_role("button", name="Drop (20 points)").click()
+    ann.click("Yes, drop for 20 points")
+
 
 VARIANT_GAMES = [
     VariantGame(
@@ -283,8 +324,39 @@ VARIANT_GAMES = [
         _wrotham,
         "Ann (you) went out in one turn: rummy!",
     ),
+    VariantGame(
+        "indian",
+        {"variant": "indian", "packs": 1, "jokers": 1},
+        DECLARING,
+        NOT_DECLARING,
+        "KS",
+        "7C 8H",
+        _indian_declares,
+        "Ann (you) declared.",
+    ),
+    VariantGame(
+        "indian-show",
+        {"variant": "indian", "packs": 1, "jokers": 1},
+        NOT_DECLARING,
+        DECLARING,
+        "KS",
+        "7C 4C 8H",
+        _indian_shows,
+        "Bot declared.",
+    ),
+    VariantGame(
+        "indian-drop",
+        {"variant": "indian", "packs": 1, "jokers": 1},
+        NOT_DECLARING,
+        DECLARING,
+        "KS",
+        "7C 4C 8H",
+        _indian_drops,
+        "Bot was the last left in the deal.",
+    ),
 ]
-"""One table per variant: the lead's variants add a row (Indian: a declaration)."""
+"""One table per variant (Indian: a declaration, a show after the bot's, a drop); a
+new variant adds its row."""
 
 
 def _body(game: VariantGame) -> dict[str, Any]:
@@ -297,7 +369,7 @@ def _body(game: VariantGame) -> dict[str, Any]:
     }
 
 
-@pytest.mark.parametrize("game", VARIANT_GAMES, ids=lambda game: game.variant)
+@pytest.mark.parametrize("game", VARIANT_GAMES, ids=lambda game: game.name)
 def test_each_variant_is_played_by_its_own_moves_to_its_first_hand_result(
     game: VariantGame, browser: Browser, server_url: str
 ) -> None:
@@ -319,7 +391,7 @@ def test_a_move_the_server_refuses_is_shown_in_its_words_and_changes_nothing(
 ) -> None:
     # Boathouse: a going out is judged whole by the server; the page cannot tell a
     # wrong grouping, the server can.
-    game = next(game for game in VARIANT_GAMES if game.variant == "boathouse")
+    game = next(game for game in VARIANT_GAMES if game.name == "boathouse")
     created = seated_game(server_url, _body(game))
     game_id, token = created["game_id"], created["players"][0]["token"]
     with offline_pages(browser, server_url, refused=[409]) as pages:
@@ -363,7 +435,7 @@ def test_a_move_the_server_refuses_is_shown_in_its_words_and_changes_nothing(
 
 
 def test_a_turn_is_played_with_the_keyboard_alone(browser: Browser, server_url: str) -> None:
-    game = next(game for game in VARIANT_GAMES if game.variant == "classic")
+    game = next(game for game in VARIANT_GAMES if game.name == "classic")
     created = seated_game(server_url, _body(game))
     with offline_pages(browser, server_url) as pages:
         ann = Player(pages.new_page(**DESKTOP), server_url)

@@ -111,12 +111,13 @@ export function isWild(code, rank) {
  * A face-up card, as text with its colour (not a control).
  * @param {string} code
  * @param {string | null} [stands] what a wild stands for in a meld
+ * @param {boolean} [wild] marked as a wild card of this game
  */
-export function face(code, stands = null) {
-  const title = stands && stands !== code ? `${spoken(code)} as ${spoken(stands)}` : spoken(code);
+export function face(code, stands = null, wild = false) {
+  const title = (stands && stands !== code ? `${spoken(code)} as ${spoken(stands)}` : spoken(code)) + (wild ? ", wild" : "");
   return h(
     "span",
-    { class: `card ${colour(code)}`, title, "aria-label": title, role: "img", "data-card": code },
+    { class: `card ${colour(code)}${wild ? " wild" : ""}`, title, "aria-label": title, role: "img", "data-card": code },
     label(code),
     stands && stands !== code ? h("small", { class: "as" }, `=${label(stands)}`) : null,
   );

@@ -45,6 +45,8 @@ import { follow } from "./stream.js";
 /** @typedef {"none" | "go_out" | "declare" | "submit"} Builder */
 
 const LOG_LINES = 60;
+/** Variants whose melds never go on the table (a knock's and a declaration's are shown in the result). */
+const NO_TABLE_MELDS = new Set(["knock", "indian"]);
 
 /** "your run" → "Your run". @param {string} text */
 const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
@@ -612,8 +614,6 @@ class GamePage {
         {},
         view.players.map((player) => {
           const turn = view.turn === player.seat && view.status === "playing";
-          /** @type {Record<string, any>} */
-          const extra = player;
           return h(
             "li",
             {
@@ -624,7 +624,7 @@ class GamePage {
             h("span", { class: "name" }, player.name === null ? "Open seat" : nameOf(view, player.seat)),
             player.bot ? h("span", { class: "tag" }, `computer: ${player.bot}`) : null,
             view.dealer === player.seat ? h("span", { class: "tag", title: "the dealer" }, "dealer") : null,
-            extra.status && extra.status !== "in" ? h("span", { class: "tag status" }, String(extra.status).replaceAll("_", " ")) : null,
+            player.status && player.status !== "in" ? h("span", { class: "tag status" }, player.status.replaceAll("_", " ")) : null,
             turn ? h("span", { class: "tag turn-tag" }, "to play") : null,
             h("span", { class: "score" }, `${player.score} points`),
             view.status !== "waiting" ? h("span", { class: "count" }, `${player.hand_count} cards`) : null,
@@ -639,7 +639,6 @@ class GamePage {
     if (!view || view.status === "waiting") return null;
     const legal = this.legal();
     const can = this.myTurn() && !this.busy;
-    /** @type {Record<string, any> | null | undefined} */
     const wild = view.wild;
     return h(
       "section",
@@ -667,8 +666,8 @@ class GamePage {
             "div",
             { class: "pile wild" },
             h("span", { class: "pile-label" }, "Wild"),
-            wild.indicator ? face(String(wild.indicator)) : null,
-            h("span", {}, [wild.jokers ? `${wild.jokers} jokers` : null, wild.rank ? `every ${wild.rank}` : null].filter(Boolean).join(", ") || "none"),
+            wild.indicator ? face(wild.indicator) : null,
+            h("span", {}, [wild.jokers ? `${wild.jokers} ${wild.jokers === 1 ? "joker" : "jokers"}` : null, wild.rank ? `every ${wild.rank}` : null].filter(Boolean).join(", ") || "none"),
           )
         : null,
       view.out_of_play_count ? h("div", { class: "pile out" }, h("span", { class: "pile-label" }, `Out of play: ${view.out_of_play_count}`)) : null,
@@ -678,9 +677,7 @@ class GamePage {
   melds() {
     const view = this.view;
     if (!view || view.status === "waiting") return null;
-    if (view.variant === "knock" || (view.melds.length === 0 && this.legal().can_declare !== undefined && this.legal().can_declare !== null)) {
-      return null;
-    }
+    if (view.melds.length === 0 && NO_TABLE_MELDS.has(view.variant)) return null;
     const [card] = this.selection().length === 1 ? this.selection() : [];
     const legal = this.legal();
     return h(
@@ -762,9 +759,7 @@ class GamePage {
   }
 
   shows() {
-    /** @type {Record<string, any> | null} */
     const view = this.view;
-    /** @type {Show[]} */
     const shows = view?.shows ?? [];
     if (!view || shows.length === 0) return null;
     return h(
@@ -801,6 +796,8 @@ class GamePage {
     mine.hidden = view.status !== "playing";
     const hand = this.shownHand();
     const selected = new Set(this.selection().length ? this.selected : []);
+    // Jokers are wild in every game that has them; a wild rank only where the view says.
+    const wildRank = view.wild ? view.wild.rank : null;
     const cards = h(
       "div",
       { class: "hand", role: "group", "aria-label": "Your cards", onkeydown: (/** @type {Event} */ event) => this.handKeys(/** @type {KeyboardEvent} */ (event)) },
@@ -811,12 +808,12 @@ class GamePage {
             type: "button",
             class: `card-button${selected.has(index) ? " selected" : ""}`,
             "aria-pressed": String(selected.has(index)),
-            "aria-label": spoken(code),
+            "aria-label": spoken(code) + (isWild(code, wildRank) ? ", wild" : ""),
             "data-card": code,
             "data-focus": `card-${index}`,
             onclick: () => this.toggle(index),
           },
-          face(code),
+          face(code, null, isWild(code, wildRank)),
         ),
       ),
     );
@@ -825,7 +822,7 @@ class GamePage {
       h(
         "div",
         { class: "hand-head" },
-        h("h2", {}, `Your hand (${hand.length})`),
+        h("h2", {}, `Your hand (${hand.length}${this.groups.length ? " not in a group" : ""})`),
         h(
           "button",
           {

@@ -90,7 +90,7 @@ function newTableForm(variants, bots, seats) {
   };
   const drawRules = () => {
     const variant = chosen();
-    about.textContent = variant?.description ?? "";
+    replace(about, prose(variant?.description ?? ""));
     replace(rules, (variant?.options ?? []).map(ruleField));
   };
   variantSelect.addEventListener("change", drawRules);
@@ -170,6 +170,14 @@ function tableBody(form, variant, count) {
   return body;
 }
 
+/**
+ * The document's descriptions write names as `code`: shown as such.
+ * @param {string} text
+ */
+function prose(text) {
+  return text.split("`").map((part, index) => (index % 2 ? h("code", {}, part) : part));
+}
+
 /** @param {unknown} value */
 function shown(value) {
   if (value === null) return "none";
@@ -182,7 +190,7 @@ function shown(value) {
 function ruleField(option) {
   const id = `rule-${option.name}`;
   const label = h("label", { for: id }, title(option.name));
-  const hint = option.description ? h("small", { class: "hint", id: `${id}-hint` }, option.description) : null;
+  const hint = option.description ? h("small", { class: "hint", id: `${id}-hint` }, prose(option.description)) : null;
   const described = hint ? `${id}-hint` : null;
   const fallback = option.fallback === undefined ? "default" : `default (${shown(option.fallback)})`;
   if (option.kind === "fixed") {

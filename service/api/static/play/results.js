@@ -9,6 +9,7 @@ import { nameOf } from "./log.js";
 
 /** @typedef {import("./types").GameView} GameView */
 /** @typedef {import("./types").LastHand} LastHand */
+/** @typedef {import("./types").HandResultSeat} HandResultSeat */
 /** @typedef {import("./audit.js").Check} Check */
 
 /**
@@ -55,21 +56,28 @@ function cards(codes) {
  * @param {(() => void) | null} dismiss shown as "Continue" when the result is new
  */
 export function handResult(view, hand, dismiss) {
-  const knock = hand.how === "knock" || hand.players.some((seat) => seat.count !== null && seat.count !== undefined);
-  /** @param {Record<string, any>} seat */
+  const knock = hand.players.some((seat) => seat.count !== null && seat.count !== undefined);
+  const grouped = hand.players.some((seat) => seat.groups);
+  const hasStatus = hand.players.some((seat) => seat.status);
+  /** @param {HandResultSeat} seat */
   const row = (seat) =>
     h(
       "tr",
       { "data-seat": seat.seat },
       h("th", { scope: "row" }, nameOf(view, seat.seat)),
-      h("td", {}, cards(knock ? seat.unmatched : seat.cards)),
-      knock ? h("td", {}, (seat.melds ?? []).map((/** @type {string[]} */ meld) => h("span", { class: "meld-inline" }, cards(meld)))) : null,
-      seat.status ? h("td", {}, String(seat.status).replaceAll("_", " ")) : null,
+      h(
+        "td",
+        {},
+        seat.groups
+          ? seat.groups.map((group) => h("span", { class: `group ${group.kind}` }, h("small", {}, group.kind.replaceAll("_", " ")), cards(group.cards)))
+          : cards(knock ? seat.unmatched : seat.cards),
+      ),
+      knock ? h("td", {}, (seat.melds ?? []).map((meld) => h("span", { class: "meld-inline" }, cards(meld)))) : null,
+      hasStatus ? h("td", {}, (seat.status ?? "").replaceAll("_", " ")) : null,
       h("td", { class: "number" }, String(knock ? seat.count ?? seat.value : seat.value)),
       h("td", { class: "number" }, String(seat.points)),
       h("td", { class: "number" }, String(seat.total)),
     );
-  const hasStatus = hand.players.some((seat) => "status" in seat);
   return h(
     "section",
     { class: "panel result", "aria-labelledby": "hand-result-title", "data-hand": hand.hand_number },
@@ -88,7 +96,7 @@ export function handResult(view, hand, dismiss) {
             "tr",
             {},
             h("th", { scope: "col" }, "Player"),
-            h("th", { scope: "col" }, knock ? "Unmatched" : "Cards left"),
+            h("th", { scope: "col" }, grouped ? "Groups" : knock ? "Unmatched" : "Cards left"),
             knock ? h("th", { scope: "col" }, "Melds") : null,
             hasStatus ? h("th", { scope: "col" }, "Status") : null,
             h("th", { scope: "col" }, knock ? "Count" : "Value"),
@@ -115,7 +123,7 @@ export function gameResult(view, checks, failure) {
   return h(
     "section",
     { class: "panel game-over", "aria-labelledby": "game-over-title" },
-    h("h2", { id: "game-over-title" }, `Game over: ${winner} ${view.my_seat === view.winner ? "win" : "wins"}!`),
+    h("h2", { id: "game-over-title" }, view.my_seat === view.winner ? "Game over: you win!" : `Game over: ${winner} wins!`),
     h(
       "ol",
       { class: "standings" },

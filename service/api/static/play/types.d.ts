@@ -19,52 +19,16 @@ export type MeldView = Schemas["MeldView"];
 export type LayOffOption = Schemas["LayOffOption"];
 export type SwapOption = Schemas["SwapOption"];
 export type LastHand = Schemas["LastHand"];
+export type HandResultSeat = Schemas["HandResultSeat"];
 export type GameEvent = Schemas["Event"];
 export type KnownEvent = Schemas["KnownEvent"];
 
+export type Legal = Schemas["LegalMoves"];
+export type GameView = Schemas["GameView"];
+export type Show = Schemas["ShowView"];
+
 /** One action of `playActions`' body (which is one of these or a list of them). */
-type DocumentAction = Extract<
+export type Action = Extract<
   operations["playActions"]["requestBody"]["content"]["application/json"],
   readonly unknown[]
 >[number];
-
-// Indian Rummy (../shared/API.md "Variants"), which the document does not have
-// yet: its actions, `legal` keys and view fields, as the contract names them.
-// Once the document has them these add nothing and may go.
-
-export interface DeclareAction {
-  type: "declare";
-  card: CardCode;
-  groups: CardCode[][];
-}
-export interface SubmitGroupsAction {
-  type: "submit_groups";
-  groups: CardCode[][];
-}
-export interface DropAction {
-  type: "drop";
-}
-export type Action = DocumentAction | DeclareAction | SubmitGroupsAction | DropAction;
-
-export type Legal = Schemas["LegalMoves"] & {
-  can_declare?: boolean | null;
-  can_drop?: boolean | null;
-  drop_points?: number | null;
-  can_submit?: boolean | null;
-};
-
-export interface Show {
-  seat: number;
-  card?: string | null;
-  groups: { cards: string[]; kind: string }[];
-  valid?: boolean | null;
-  points: number;
-}
-
-export type GameView = Omit<Schemas["GameView"], "legal" | "phase" | "wild" | "players"> & {
-  legal?: Legal | null;
-  phase: Schemas["Phase"] | "show" | null;
-  wild?: (Schemas["WildView"] & { indicator?: string | null }) | null;
-  players: (Schemas["PlayerSummary"] & { status?: string | null })[];
-  shows?: Show[] | null;
-};
