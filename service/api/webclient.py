@@ -76,7 +76,7 @@ def play_page() -> File:
     """The client's one page: the lobby, or a game with `?game=<id>`."""
     return File(
         path=FILES / "index.html",
-        media_type="text/html; charset=utf-8",
+        media_type="text/html",
         content_disposition_type="inline",
         headers=_NO_CACHE,
     )

@@ -92,11 +92,18 @@ def test_two_people_play_each_other_through_the_join_link(
     expect(ann.page.locator(".players")).to_contain_text("Bob")
     assert (bob.seat()["seat"], bob.seat()["name"]) == (1, "Bob")
 
+    # A third browser opens the link once the seats are taken: it watches.
+    watcher = Player(pages.new_page(**DESKTOP), server_url)
+    watcher.page.goto(link)
+    expect(watcher.page.locator("#me")).to_have_text("You are watching this game.")
+    assert watcher.page.locator(".hand, .join").count() == 0
+
     play_to_the_end([ann, bob])
+    expect(watcher.page.locator(".game-over .checks")).to_have_attribute("data-verified", "true")
 
     for player in (ann, bob):
         expect(player.page.locator(".game-over .checks")).to_have_attribute("data-verified", "true")
-    assert ann.standings() == bob.standings()
+    assert ann.standings() == bob.standings() == watcher.standings()
 
 
 def test_a_reload_mid_turn_and_a_dropped_connection_resume_the_game(

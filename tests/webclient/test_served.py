@@ -49,7 +49,7 @@ def _page_files(client: TestClient[Litestar]) -> list[str]:
 def test_the_page_and_its_files_carry_the_policy(client: TestClient[Litestar]) -> None:
     page = client.get(PLAY_PATH)
     assert page.status_code == 200
-    assert page.headers["content-type"].startswith("text/html")
+    assert page.headers["content-type"] == "text/html; charset=utf-8"
     files = _page_files(client)
     assert {f"{PLAY_PATH}/assets/{name}" for name in ("main.js", "style.css", "icon.svg")} <= set(
         files
