@@ -127,6 +127,9 @@ class GamePage {
       showProblem(error);
       return;
     }
+    // A page opened afresh shows the latest result it has not dismissed, not older ones
+    // the stream's history brings back.
+    this.seenHand = Math.max(this.seenHand, (this.view.last_hand?.hand_number ?? 0) - 1);
     this.render();
     this.listen();
   }
