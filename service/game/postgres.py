@@ -1,21 +1,24 @@
-"""Appending to PostgreSQL in one statement, in commit order.
+"""Appending to PostgreSQL without a lock, the feed kept in commit order.
 
 The library's recorder appends in a transaction of several round trips:
 begin, `LOCK TABLE ... IN EXCLUSIVE MODE`, `NOTIFY`, insert, read the
 notification ids back, commit. The lock keeps the ids in commit order, so a
 reader of the global feed never passes over an id that commits later; but
 every append in the database waits for the one holding it, and that one
-holds it across its round trips and its Python thread's turn at the
-interpreter lock. Its optional insert function (`POSTGRES_ENABLE_DB_FUNCTIONS`)
-is one statement but takes no lock, so ids could commit out of order.
+holds it across its round trips and its commit's flush to disk (the service
+until 1.0.0 did the same in one statement: `tests/game/locked_recorder.py`).
 
-`LockedInsertRecorder` keeps every guarantee of the library's recorder (the
-same lock, the same `NOTIFY`, `IntegrityError` for a version already stored)
-and does it all in one server-side function, run as one statement that
-commits at once. The function has a name of its own, so the library's
-function, which any process of the library may recreate, is left as it is;
-and replicas on either recorder may share a database (during a rolling
-update), as both take the same lock.
+`TransactionOrderRecorder` appends with one `INSERT` and no lock, so appends
+run side by side and share their flushes. An event's position is made from
+its transaction's id, and readers of the feed read only below the oldest
+transaction still in flight (`service.game.feed_order` says how and why that
+keeps every guarantee); events committed above it are held back for as long
+as that transaction runs, a millisecond or two as a rule. A read of the feed
+waits up to `SETTLE_SECONDS` for them, so an event appended before the read
+is in it as before. The `NOTIFY` that tells other replicas of new events is
+sent after the append, by a thread of its own (`feed_order.Wakeups`), and the
+subscription also polls, fast while events are held back.
+`IntegrityError` for a version already stored is as before.
 
 `Factory` is the library's PostgreSQL store with that recorder and with
 bounded waits. The library retries every statement up to ten times, 0.2 s
@@ -42,7 +45,8 @@ violates unique constraint "pg_type_typname_nsp_index"` or `tuple concurrently
 updated` (seen here in 12 of 15 rounds of three processes starting at once,
 and in 11 of 15 even with the table already there). So every process opens
 the store under one PostgreSQL advisory lock per schema: they take turns for
-the few milliseconds it takes.
+the few milliseconds it takes. The feed's migration (`feed_order.migrate`)
+runs then too, and takes an advisory lock of its own as well.
 """
 
 from __future__ import annotations
@@ -52,15 +56,26 @@ import hashlib
 import inspect
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
+from time import monotonic, sleep
 from typing import Any, TypeVar, cast
 
 import psycopg
-from eventsourcing.persistence import InterfaceError, OperationalError, StoredEvent
+from eventsourcing.persistence import (
+    ApplicationRecorder,
+    InterfaceError,
+    Notification,
+    OperationalError,
+    ShutDown,
+    StoredEvent,
+    Subscription,
+)
 from eventsourcing.postgres import (
     PostgresAggregateRecorder,
     PostgresApplicationRecorder,
     PostgresDatastore,
     PostgresFactory,
+    PostgresSubscription,
 )
 from eventsourcing.utils import Environment, EnvType
 from psycopg.sql import SQL, Identifier
@@ -68,8 +83,7 @@ from psycopg_pool import PoolTimeout, TooManyRequests
 
 from service.config import CONNECT_TIMEOUT_KEY, STATEMENT_TIMEOUT_KEY, Settings
 from service.game.errors import StoreUnavailable
-
-FUNCTION = "rummy_insert_events_locked"
+from service.game.feed_order import FeedSchema, Wakeups, migrate
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
@@ -78,6 +92,18 @@ TRIES = 3
 follows a failure that took no waiting (a broken connection fails at once), and
 none follows a wait that timed out, so the bound of a request stays the pool's
 wait; three ride out a connection lost again on its retry (a flaky network)."""
+
+SETTLE_SECONDS = 0.25
+"""How long a read of the feed waits for events held back behind a transaction
+older than theirs (`feed_page`): as a rule such a transaction is an append
+that ends within milliseconds; one that stays open longer delays the feed."""
+SETTLE_FIRST_PAUSE = 0.001
+SETTLE_LONGEST_PAUSE = 0.02
+
+HELD_BACK_POLL_SECONDS = 0.005
+"""How soon a subscription reads again while events are held back."""
+IDLE_POLL_SECONDS = 2.0
+"""How long a subscription waits for a `NOTIFY` before it reads anyway."""
 
 LOCK_WAIT_SECONDS = 60
 """How long a process waits for another to finish opening the store."""
@@ -125,59 +151,258 @@ def reconnecting(method: _F) -> _F:
     return cast(_F, call)
 
 
-class LockedInsertRecorder(PostgresApplicationRecorder):
-    """The application recorder for PostgreSQL: lock, notify and insert in one statement."""
+def append(
+    recorder: PostgresApplicationRecorder, statement: str, stored_events: Sequence[StoredEvent]
+) -> list[int]:
+    """Run `statement`, an append of the events as an array of the table's composite
+    type that returns their positions, in one transaction; the positions."""
+    events = [
+        recorder.construct_pg_stored_event(
+            event.originator_id, event.originator_version, event.topic, event.state
+        )
+        for event in stored_events
+    ]
+    # The pool's connections are in autocommit: the statement is its own transaction.
+    with recorder.datastore.get_connection() as connection:
+        rows = connection.execute(statement, (events,), prepare=True).fetchall()
+    return [row["notification_id"] for row in rows]
+
+
+@dataclass(frozen=True, slots=True)
+class FeedPage:
+    """Events of the feed after a position, and whether more wait behind the horizon."""
+
+    notifications: list[Notification]
+    held_back: bool
+    """Events were committed past this page that cannot be read yet: a transaction
+    older than theirs is still in flight (`service.game.feed_order`)."""
+
+
+class TransactionOrderRecorder(PostgresApplicationRecorder):
+    """The application recorder for PostgreSQL: appends without a lock, positions in
+    transaction order, the feed read below the oldest transaction in flight."""
 
     def __init__(
         self, datastore: PostgresDatastore, *, events_table_name: str = "stored_events"
     ) -> None:
         super().__init__(datastore, events_table_name=events_table_name)
-        schema = Identifier(datastore.schema)
-        function = Identifier(FUNCTION)
-        # Rendered once: psycopg would compose the query again on every append.
+        self.feed = FeedSchema(datastore.schema, self.events_table_name, self.channel_name)
+        table = self.feed.qualified
+        # Rendered once: psycopg would compose the query again on every call.
         self.append_statement = (
-            SQL("SELECT notification_id FROM {schema}.{function}(%s) AS appended(notification_id)")
-            .format(schema=schema, function=function)
+            SQL(
+                "INSERT INTO {table} "
+                "(originator_id, originator_version, topic, state, notification_id) "
+                "SELECT originator_id, originator_version, topic, state, {position}() "
+                "FROM unnest(%s::{event}[]) RETURNING notification_id"
+            )
+            .format(
+                table=table,
+                position=self.feed.position,
+                event=Identifier(datastore.schema, self.stored_event_type_name),
+            )
             .as_string()
         )
-        self.sql_create_statements[self.create_insert_function_statement_index] = SQL(
-            "CREATE OR REPLACE FUNCTION {schema}.{function}(events {schema}.{event}[]) "
-            "RETURNS SETOF bigint LANGUAGE plpgsql AS $BODY$ BEGIN "
-            "SET LOCAL lock_timeout = '{lock_timeout}s'; "
-            "LOCK TABLE {schema}.{table} IN EXCLUSIVE MODE; "
-            "NOTIFY {channel}; "
-            "RETURN QUERY INSERT INTO {schema}.{table} AS t "
-            "(originator_id, originator_version, topic, state) "
-            "SELECT originator_id, originator_version, topic, state FROM unnest(events) "
-            "RETURNING notification_id; "
-            "END; $BODY$"
-        ).format(
-            schema=schema,
-            function=function,
-            event=Identifier(self.stored_event_type_name),
-            lock_timeout=datastore.lock_timeout,
-            table=Identifier(self.events_table_name),
-            channel=Identifier(self.channel_name),
+        self.newest_statement = (
+            SQL(
+                "SELECT h.horizon, (SELECT max(notification_id) FROM {table} "
+                "WHERE notification_id < h.horizon) AS readable, "
+                "(SELECT max(notification_id) FROM {table}) AS newest "
+                "FROM (SELECT {horizon}() AS horizon) AS h"
+            )
+            .format(table=table, horizon=self.feed.horizon)
+            .as_string()
         )
+        self._page_statements: dict[tuple[bool, bool, bool], str] = {}
+        # The library's insert function (no lock, a sequence) is not made: the wake-up is.
+        self.sql_create_statements[self.create_insert_function_statement_index] = (
+            self.feed.wake_function()
+        )
+        self.wakeups = Wakeups(datastore, SQL("SELECT {}()").format(self.feed.wake).as_string())
 
     select_events = reconnecting(PostgresApplicationRecorder.select_events)
-    select_notifications = reconnecting(PostgresApplicationRecorder.select_notifications)
-    max_notification_id = reconnecting(PostgresApplicationRecorder.max_notification_id)
+
+    def create_table(self) -> None:
+        super().create_table()
+        migrate(self.datastore, self.feed)
 
     @reconnecting
     def insert_events(self, stored_events: Sequence[StoredEvent], **_: Any) -> Sequence[int]:
         if not stored_events:
             return []
-        events = [
-            self.construct_pg_stored_event(
-                event.originator_id, event.originator_version, event.topic, event.state
-            )
-            for event in stored_events
-        ]
-        # The pool's connections are in autocommit: the statement is its own transaction.
+        positions = append(self, self.append_statement, stored_events)
+        self.wakeups.want()
+        return positions
+
+    def select_notifications(
+        self,
+        start: int | None,
+        limit: int,
+        stop: int | None = None,
+        topics: Sequence[str] = (),
+        *,
+        inclusive_of_start: bool = True,
+    ) -> Sequence[Notification]:
+        """The library's page of the feed, read below the horizon; waits up to
+        `SETTLE_SECONDS` for events held back behind it (a read sees what was
+        appended before it, unless an older transaction stays open that long)."""
+        return settled(
+            lambda: self.feed_page(
+                start, limit, stop, topics, inclusive_of_start=inclusive_of_start
+            ),
+            lambda page: page.held_back and len(page.notifications) < limit,
+        ).notifications
+
+    @reconnecting
+    def feed_page(
+        self,
+        start: int | None,
+        limit: int,
+        stop: int | None = None,
+        topics: Sequence[str] = (),
+        *,
+        inclusive_of_start: bool = False,
+    ) -> FeedPage:
+        """Up to `limit` events after `start` (or from it, if inclusive) that no
+        event still to commit can precede, in feed order."""
+        params: dict[str, Any] = {"start": start or 0, "limit": limit}
+        inclusive = inclusive_of_start and start is not None
+        if stop is not None:
+            params["stop"] = stop
+        if topics:
+            params["topics"] = list(topics)
+        statement = self._page_statement(inclusive, stop is not None, bool(topics))
         with self.datastore.get_connection() as connection:
-            rows = connection.execute(self.append_statement, (events,), prepare=True).fetchall()
-        return [row["notification_id"] for row in rows]
+            rows = connection.execute(statement, params, prepare=True).fetchall()
+        horizon, newest = rows[0]["horizon"], rows[0]["newest"]
+        return FeedPage(
+            notifications=[
+                Notification(
+                    id=row["notification_id"],
+                    originator_id=row["originator_id"],
+                    originator_version=row["originator_version"],
+                    topic=row["topic"],
+                    state=bytes(row["state"]),
+                )
+                for row in rows
+                if row["notification_id"] is not None
+            ],
+            held_back=newest is not None
+            and newest >= horizon
+            and (stop is None or stop >= horizon),
+        )
+
+    def max_notification_id(self) -> int | None:
+        """The newest position a reader can read now (see `select_notifications`)."""
+        return settled(self._readable_newest, lambda found: found[1])[0]
+
+    @reconnecting
+    def _readable_newest(self) -> tuple[int | None, bool]:
+        with self.datastore.get_connection() as connection:
+            row = connection.execute(self.newest_statement, prepare=True).fetchone()
+        assert row is not None, "the query returns one row"
+        newest = row["newest"]
+        return row["readable"], newest is not None and newest >= row["horizon"]
+
+    def subscribe(
+        self, gt: int | None = None, topics: Sequence[str] = ()
+    ) -> Subscription[ApplicationRecorder]:
+        return FeedSubscription(recorder=self, gt=gt, topics=topics)
+
+    def close(self) -> None:
+        """Stop sending wake-ups (the factory closes it with the pool)."""
+        self.wakeups.close()
+
+    def _page_statement(self, inclusive: bool, stop: bool, topics: bool) -> str:
+        key = (inclusive, stop, topics)
+        found = self._page_statements.get(key)
+        if found is None:
+            conditions = [
+                SQL("notification_id >= %(start)s" if inclusive else "notification_id > %(start)s"),
+                SQL("notification_id < h.horizon"),
+            ]
+            if stop:
+                conditions.append(SQL("notification_id <= %(stop)s"))
+            if topics:
+                conditions.append(SQL("topic = ANY(%(topics)s)"))
+            found = (
+                SQL(
+                    "SELECT h.horizon, h.newest, e.* FROM (SELECT {horizon}() AS horizon, "
+                    "(SELECT max(notification_id) FROM {table}) AS newest) AS h "
+                    "LEFT JOIN LATERAL (SELECT notification_id, originator_id, "
+                    "originator_version, topic, state FROM {table} WHERE {conditions} "
+                    "ORDER BY notification_id LIMIT %(limit)s) AS e ON true "
+                    "ORDER BY e.notification_id"
+                )
+                .format(
+                    horizon=self.feed.horizon,
+                    table=self.feed.qualified,
+                    conditions=SQL(" AND ").join(conditions),
+                )
+                .as_string()
+            )
+            self._page_statements[key] = found
+        return found
+
+
+_T = TypeVar("_T")
+
+
+def settled(read: Callable[[], _T], held_back: Callable[[_T], bool]) -> _T:
+    """`read()`, read again after short pauses while `held_back` says events wait
+    behind the horizon, for up to `SETTLE_SECONDS`; the last read."""
+    deadline = monotonic() + SETTLE_SECONDS
+    pause = SETTLE_FIRST_PAUSE
+    while True:
+        found = read()
+        if not held_back(found) or monotonic() + pause > deadline:
+            return found
+        sleep(pause)
+        pause = min(2 * pause, SETTLE_LONGEST_PAUSE)
+
+
+class FeedSubscription(PostgresSubscription):
+    """The library's subscription (`LISTEN`, then read the feed after the last
+    position), reading pages that say whether events are held back: then it
+    reads again after `HELD_BACK_POLL_SECONDS` (the transaction holding them
+    back may send no `NOTIFY`); otherwise after the next `NOTIFY`, or
+    `IDLE_POLL_SECONDS` at the latest (a wake-up lost with its process)."""
+
+    def __init__(
+        self, recorder: TransactionOrderRecorder, gt: int | None = None, topics: Sequence[str] = ()
+    ) -> None:
+        self._feed = recorder
+        self._held_back = False
+        super().__init__(recorder=recorder, gt=gt, topics=topics)
+
+    def _loop_on_pull(self) -> None:
+        try:
+            self._pull()
+            while not self._has_been_stopped:
+                self._has_been_notified.wait(
+                    HELD_BACK_POLL_SECONDS if self._held_back else IDLE_POLL_SECONDS
+                )
+                self._pull()
+        except BaseException as error:
+            if self._thread_error is None:
+                self._thread_error = error
+            self.stop()
+
+    def _pull(self) -> None:
+        while not self._has_been_stopped:
+            self._has_been_notified.clear()
+            page = self._feed.feed_page(
+                self._last_notification_id or 0, self._select_limit, topics=self._topics
+            )
+            self._held_back = page.held_back
+            if page.notifications:
+                try:
+                    self._notifications_queue.put(page.notifications)
+                except ShutDown:
+                    break
+                self._last_notification_id = page.notifications[-1].id
+            if len(page.notifications) < self._select_limit:
+                break
 
 
 class AggregateRecorder(PostgresAggregateRecorder):
@@ -190,7 +415,7 @@ class AggregateRecorder(PostgresAggregateRecorder):
 class Factory(PostgresFactory):
     """The library's PostgreSQL store with this service's recorders and bounded waits."""
 
-    application_recorder_class = LockedInsertRecorder
+    application_recorder_class = TransactionOrderRecorder
     aggregate_recorder_class = AggregateRecorder
 
     def __init__(self, env: Environment | EnvType | None):
@@ -203,6 +428,18 @@ class Factory(PostgresFactory):
         statement_ms = int(float(self.env.get(STATEMENT_TIMEOUT_KEY) or "0") * 1000)
         if statement_ms:
             session["options"] = f"-c statement_timeout={statement_ms}"
+        self._recorders: list[TransactionOrderRecorder] = []
+
+    def application_recorder(self) -> ApplicationRecorder:
+        recorder = super().application_recorder()
+        if isinstance(recorder, TransactionOrderRecorder):
+            self._recorders.append(recorder)
+        return recorder
+
+    def close(self) -> None:
+        for recorder in self._recorders:
+            recorder.close()
+        super().close()
 
 
 def lock_key(settings: Settings) -> int:
