@@ -25,18 +25,20 @@ take consecutive places in the order the library gives them (a game's
 versions in order), and an append that carries a game's next version starts
 after the one before it committed, so it has a higher transaction id: each
 game's events are in version order. Events committed above the horizon are
-held back until the transactions older than theirs end (`horizon` readers
-wait a little for them: `service.game.postgres`).
+held back until the transactions older than theirs end (readers wait a
+little for them: `service.game.postgres`).
 
-Two functions hold the formula, `rummy_feed_position()` (the column's
-default, so any writer, the library's recorder included, gets a position of
-this kind) and `rummy_feed_horizon()`, and a third, `rummy_feed_offset()`,
-returns the offset. The offset keeps new positions above every position
-already stored: 0 for a new table; for a table the locked recorder wrote, as
-much as its numbers need; raised again if the table's positions are ahead of
-the server's transaction ids (a dump restored into a new cluster, whose ids
-start low). `migrate` sets all of that up, idempotently, under an advisory
-lock, the first time with the table locked while the default changes.
+Functions hold the formula: `rummy_feed_position(place)`, which the
+service's appends call with each event's place, `rummy_feed_position()`, the
+column's default (the transaction's next place, so any other writer, the
+library's recorder included, gets a position of this kind too),
+`rummy_feed_horizon()`, and `rummy_feed_offset()`, which returns the offset.
+The offset keeps new positions above every position already stored: 0 for a
+new table; for a table the locked recorder wrote, as much as its numbers
+need; raised again if the table's positions are ahead of the server's
+transaction ids (a dump restored into a new cluster, whose ids start low).
+`migrate` sets all of that up, idempotently, under an advisory lock, the
+first time with the table locked while the default changes.
 """
 
 from __future__ import annotations
@@ -61,7 +63,6 @@ MAX_PLACE = (1 << PLACE_BITS) - 1
 POSITION = "rummy_feed_position"
 HORIZON = "rummy_feed_horizon"
 OFFSET = "rummy_feed_offset"
-WAKE = "rummy_feed_wake"
 PLACE_SETTING = "rummy.feed_place"
 """A transaction-local setting: the place of the last event the transaction appended."""
 
@@ -80,12 +81,19 @@ class FeedSchema:
         self.position = Identifier(schema, POSITION)
         self.horizon = Identifier(schema, HORIZON)
         self.offset = Identifier(schema, OFFSET)
-        self.wake = Identifier(schema, WAKE)
 
     def functions(self, offset: int) -> list[Composed]:
-        """CREATE OR REPLACE the three functions of the formula, with `offset`."""
+        """CREATE OR REPLACE the functions of the formula, with `offset`:
+        `position(place)` (the formula itself, inlined where it is called),
+        `position()` (the column's default: the next place of the transaction),
+        `horizon()` and `offset()`."""
         shift = Literal(PLACE_BITS)
         return [
+            SQL(
+                "CREATE OR REPLACE FUNCTION {position}(place integer) RETURNS bigint "
+                "LANGUAGE sql VOLATILE AS $$ "
+                "SELECT ((pg_current_xact_id()::text::bigint + {value}) << {shift}) + place $$"
+            ).format(position=self.position, value=Literal(offset), shift=shift),
             SQL(
                 "CREATE OR REPLACE FUNCTION {offset}() RETURNS bigint "
                 "LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$ SELECT {value}::bigint $$"
@@ -105,25 +113,14 @@ class FeedSchema:
                 "'one transaction may append at most {max_place} events' "
                 "USING ERRCODE = 'program_limit_exceeded'; END IF; "
                 "PERFORM set_config({setting}, place::text, true); "
-                "RETURN ((pg_current_xact_id()::text::bigint + {value}) << {shift}) + place; "
+                "RETURN {position}(place); "
                 "END $BODY$"
             ).format(
                 position=self.position,
                 setting=Literal(PLACE_SETTING),
                 max_place=SQL(str(MAX_PLACE)),
-                value=Literal(offset),
-                shift=shift,
             ),
         ]
-
-    def wake_function(self) -> Composed:
-        """A `NOTIFY` on the table's channel in a transaction of its own that does not
-        wait for its commit to reach the disk: a wake-up, not data."""
-        return SQL(
-            "CREATE OR REPLACE FUNCTION {wake}() RETURNS void LANGUAGE plpgsql AS $BODY$ "
-            "BEGIN PERFORM set_config('synchronous_commit', 'off', true); "
-            "NOTIFY {channel}; END $BODY$"
-        ).format(wake=self.wake, channel=Identifier(self.channel))
 
     def lock_key(self) -> int:
         """The advisory lock of this table's migration, as a signed 64-bit key."""
@@ -163,7 +160,11 @@ def migrate(datastore: PostgresDatastore, feed: FeedSchema) -> int:
             )
             row = _one(cursor)
             if row["newest"] is None or (row["newest"] >> PLACE_BITS) - offset < row["xmax"]:
-                return offset  # every stored position is below what a new append takes
+                # Every stored position is below what a new append takes. The functions
+                # are made again as this code has them (the same offset, no table lock).
+                for statement in feed.functions(offset):
+                    cursor.execute(statement)
+                return offset
             log.warning(
                 "feed positions of %s are ahead of the server's transaction ids "
                 "(a restored dump?): raising their offset",
@@ -204,25 +205,28 @@ class Wakeups:
     A `NOTIFY` inside an append would serialise appends again: PostgreSQL holds
     one lock per database from a notifying transaction's pre-commit until after
     its commit, flush included. So the append commits without it and asks for
-    a wake-up; this thread sends one `NOTIFY` (in an asynchronously committed
-    transaction, `WAKE`) for every append that asked since the last, each sent
-    after the appends it stands for committed. Listeners poll as well
-    (`FeedSubscription`), so a wake-up lost with a process is late, not lost.
+    a wake-up, and this thread sends one `NOTIFY` for every append that asked
+    since the one before, each sent after the appends it stands for committed:
+    at once if none was sent in the last `interval` seconds, else when that
+    interval is up (at most one per interval and process, however busy). Listeners
+    poll as well (`FeedSubscription`), so a wake-up lost with a process is late,
+    not lost.
     """
 
-    def __init__(self, datastore: PostgresDatastore, statement: str) -> None:
+    def __init__(self, datastore: PostgresDatastore, channel: str, interval: float) -> None:
         self._datastore = datastore
-        self._statement = statement
+        self._statement = SQL("NOTIFY {}").format(Identifier(channel)).as_string()
+        self._interval = interval
         self._wanted = threading.Event()
         self._lock = threading.Lock()
-        self._closed = False
+        self._closed = threading.Event()
         self._thread: threading.Thread | None = None
 
     def want(self) -> None:
         """Ask for a `NOTIFY` (after the append that asks has committed)."""
         if self._thread is None:
             with self._lock:
-                if self._thread is None and not self._closed:
+                if self._thread is None and not self._closed.is_set():
                     self._thread = threading.Thread(
                         target=self._run, name="rummy-feed-wakeups", daemon=True
                     )
@@ -231,7 +235,7 @@ class Wakeups:
 
     def close(self) -> None:
         with self._lock:
-            self._closed = True
+            self._closed.set()
             thread = self._thread
         self._wanted.set()
         if thread is not None:
@@ -241,15 +245,17 @@ class Wakeups:
         failing = False
         while True:
             self._wanted.wait()
-            if self._closed:
+            if self._closed.is_set():
                 return
             self._wanted.clear()
             try:
                 with self._datastore.get_connection() as connection:
-                    connection.execute(self._statement, prepare=True)
+                    connection.execute(self._statement)
             except Exception as error:
                 if not failing:
                     log.warning("could not send the feed's NOTIFY: %r", error)
                 failing = True
             else:
                 failing = False
+            if self._closed.wait(self._interval):
+                return

@@ -66,6 +66,7 @@ from eventsourcing.persistence import (
     InterfaceError,
     Notification,
     OperationalError,
+    ProgrammingError,
     ShutDown,
     StoredEvent,
     Subscription,
@@ -78,12 +79,12 @@ from eventsourcing.postgres import (
     PostgresSubscription,
 )
 from eventsourcing.utils import Environment, EnvType
-from psycopg.sql import SQL, Identifier
+from psycopg.sql import SQL
 from psycopg_pool import PoolTimeout, TooManyRequests
 
 from service.config import CONNECT_TIMEOUT_KEY, STATEMENT_TIMEOUT_KEY, Settings
 from service.game.errors import StoreUnavailable
-from service.game.feed_order import FeedSchema, Wakeups, migrate
+from service.game.feed_order import MAX_PLACE, FeedSchema, Wakeups, migrate
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
@@ -99,6 +100,10 @@ older than theirs (`feed_page`): as a rule such a transaction is an append
 that ends within milliseconds; one that stays open longer delays the feed."""
 SETTLE_FIRST_PAUSE = 0.001
 SETTLE_LONGEST_PAUSE = 0.02
+
+WAKE_INTERVAL_SECONDS = 0.01
+"""At most one `NOTIFY` this often per process (`feed_order.Wakeups`): one append
+alone is told at once, a busy process's appends together."""
 
 HELD_BACK_POLL_SECONDS = 0.005
 """How soon a subscription reads again while events are held back."""
@@ -151,23 +156,6 @@ def reconnecting(method: _F) -> _F:
     return cast(_F, call)
 
 
-def append(
-    recorder: PostgresApplicationRecorder, statement: str, stored_events: Sequence[StoredEvent]
-) -> list[int]:
-    """Run `statement`, an append of the events as an array of the table's composite
-    type that returns their positions, in one transaction; the positions."""
-    events = [
-        recorder.construct_pg_stored_event(
-            event.originator_id, event.originator_version, event.topic, event.state
-        )
-        for event in stored_events
-    ]
-    # The pool's connections are in autocommit: the statement is its own transaction.
-    with recorder.datastore.get_connection() as connection:
-        rows = connection.execute(statement, (events,), prepare=True).fetchall()
-    return [row["notification_id"] for row in rows]
-
-
 @dataclass(frozen=True, slots=True)
 class FeedPage:
     """Events of the feed after a position, and whether more wait behind the horizon."""
@@ -189,20 +177,7 @@ class TransactionOrderRecorder(PostgresApplicationRecorder):
         self.feed = FeedSchema(datastore.schema, self.events_table_name, self.channel_name)
         table = self.feed.qualified
         # Rendered once: psycopg would compose the query again on every call.
-        self.append_statement = (
-            SQL(
-                "INSERT INTO {table} "
-                "(originator_id, originator_version, topic, state, notification_id) "
-                "SELECT originator_id, originator_version, topic, state, {position}() "
-                "FROM unnest(%s::{event}[]) RETURNING notification_id"
-            )
-            .format(
-                table=table,
-                position=self.feed.position,
-                event=Identifier(datastore.schema, self.stored_event_type_name),
-            )
-            .as_string()
-        )
+        self._append_statements: dict[int, str] = {}
         self.newest_statement = (
             SQL(
                 "SELECT h.horizon, (SELECT max(notification_id) FROM {table} "
@@ -214,11 +189,9 @@ class TransactionOrderRecorder(PostgresApplicationRecorder):
             .as_string()
         )
         self._page_statements: dict[tuple[bool, bool, bool], str] = {}
-        # The library's insert function (no lock, a sequence) is not made: the wake-up is.
-        self.sql_create_statements[self.create_insert_function_statement_index] = (
-            self.feed.wake_function()
-        )
-        self.wakeups = Wakeups(datastore, SQL("SELECT {}()").format(self.feed.wake).as_string())
+        # The library's insert function (no lock, positions from a sequence) is not made.
+        del self.sql_create_statements[self.create_insert_function_statement_index]
+        self.wakeups = Wakeups(datastore, self.channel_name, WAKE_INTERVAL_SECONDS)
 
     select_events = reconnecting(PostgresApplicationRecorder.select_events)
 
@@ -230,9 +203,45 @@ class TransactionOrderRecorder(PostgresApplicationRecorder):
     def insert_events(self, stored_events: Sequence[StoredEvent], **_: Any) -> Sequence[int]:
         if not stored_events:
             return []
-        positions = append(self, self.append_statement, stored_events)
+        if len(stored_events) > MAX_PLACE:
+            raise ProgrammingError(
+                f"one transaction may append at most {MAX_PLACE} events, not {len(stored_events)}"
+            )
+        params = [
+            value
+            for event in stored_events
+            for value in (event.originator_id, event.originator_version, event.topic, event.state)
+        ]
+        # The pool's connections are in autocommit: the statement is its own transaction.
+        with self.datastore.get_connection() as connection:
+            rows = connection.execute(
+                self._append_statement(len(stored_events)), params, prepare=True
+            ).fetchall()
         self.wakeups.want()
-        return positions
+        return [row["notification_id"] for row in rows]
+
+    def _append_statement(self, events: int) -> str:
+        """An INSERT of `events` rows (plain values: cheaper to send than an array of
+        the composite type), each with its position from its place in the append."""
+        found = self._append_statements.get(events)
+        if found is None:
+            found = (
+                SQL(
+                    "INSERT INTO {table} "
+                    "(originator_id, originator_version, topic, state, notification_id) "
+                    "VALUES {rows} RETURNING notification_id"
+                )
+                .format(
+                    table=self.feed.qualified,
+                    rows=SQL(", ").join(
+                        SQL("(%s, %s, %s, %s, {}({}))").format(self.feed.position, place)
+                        for place in range(1, events + 1)
+                    ),
+                )
+                .as_string()
+            )
+            self._append_statements[events] = found
+        return found
 
     def select_notifications(
         self,

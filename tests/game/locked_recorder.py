@@ -18,7 +18,7 @@ from eventsourcing.persistence import StoredEvent
 from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastore
 from psycopg.sql import SQL, Identifier
 
-from service.game.postgres import append, reconnecting
+from service.game.postgres import reconnecting
 
 FUNCTION = "rummy_insert_events_locked"
 
@@ -61,4 +61,12 @@ class LockedInsertRecorder(PostgresApplicationRecorder):
     def insert_events(self, stored_events: Sequence[StoredEvent], **_: Any) -> Sequence[int]:
         if not stored_events:
             return []
-        return append(self, self.append_statement, stored_events)
+        events = [
+            self.construct_pg_stored_event(
+                event.originator_id, event.originator_version, event.topic, event.state
+            )
+            for event in stored_events
+        ]
+        with self.datastore.get_connection() as connection:
+            rows = connection.execute(self.append_statement, (events,), prepare=True).fetchall()
+        return [row["notification_id"] for row in rows]

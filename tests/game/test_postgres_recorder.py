@@ -13,8 +13,9 @@ import time
 from typing import Any
 from uuid import UUID, uuid4
 
+import psycopg
 import pytest
-from eventsourcing.persistence import OperationalError, StoredEvent
+from eventsourcing.persistence import ProgrammingError, StoredEvent
 from eventsourcing.postgres import PostgresApplicationRecorder
 from eventsourcing.utils import get_topic
 from psycopg import sql
@@ -183,9 +184,20 @@ def test_an_append_of_more_events_than_a_transaction_has_places_stores_nothing(
         StoredEvent(originator_id=game_id, originator_version=version, topic="x:Y", state=b"{}")
         for version in range(1, MAX_PLACE + 2)
     ]
-    with pytest.raises(OperationalError, match=f"at most {MAX_PLACE} events"):
+    with pytest.raises(ProgrammingError, match=f"at most {MAX_PLACE} events"):
         recorder.insert_events(events)
+    # Another writer's transaction, positioned by the column's default, is refused too.
+    with connect(postgres_store.settings) as conn, pytest.raises(psycopg.Error) as refused:
+        conn.execute(
+            sql.SQL(
+                "INSERT INTO {} (originator_id, originator_version, topic, state) "
+                "SELECT %s, version, 'x:Y', '\\x00' FROM generate_series(1, %s) AS version"
+            ).format(events_table(postgres_store)),
+            (game_id, MAX_PLACE + 1),
+        )
+    assert refused.value.sqlstate == "54000"  # program_limit_exceeded
     assert recorder.select_events(game_id) == []
+
     recorder.insert_events(events[:MAX_PLACE])
     assert len(recorder.select_events(game_id)) == MAX_PLACE
 
