@@ -94,7 +94,7 @@ follows a failure that took no waiting (a broken connection fails at once), and
 none follows a wait that timed out, so the bound of a request stays the pool's
 wait; three ride out a connection lost again on its retry (a flaky network)."""
 
-SETTLE_SECONDS = 0.25
+SETTLE_SECONDS = 1.0
 """How long a read of the feed waits for events held back behind a transaction
 older than theirs (`feed_page`): as a rule such a transaction is an append
 that ends within milliseconds; one that stays open longer delays the feed."""
@@ -106,7 +106,9 @@ WAKE_INTERVAL_SECONDS = 0.01
 alone is told at once, a busy process's appends together."""
 
 HELD_BACK_POLL_SECONDS = 0.005
-"""How soon a subscription reads again while events are held back."""
+"""How soon a subscription reads again while events are held back; the pause
+doubles while they stay held back, up to `HELD_BACK_POLL_LONGEST`."""
+HELD_BACK_POLL_LONGEST = 0.25
 IDLE_POLL_SECONDS = 2.0
 """How long a subscription waits for a `NOTIFY` before it reads anyway."""
 
@@ -180,10 +182,8 @@ class TransactionOrderRecorder(PostgresApplicationRecorder):
         self._append_statements: dict[int, str] = {}
         self.newest_statement = (
             SQL(
-                "SELECT h.horizon, (SELECT max(notification_id) FROM {table} "
-                "WHERE notification_id < h.horizon) AS readable, "
-                "(SELECT max(notification_id) FROM {table}) AS newest "
-                "FROM (SELECT {horizon}() AS horizon) AS h"
+                "SELECT max(notification_id) AS readable FROM {table} "
+                "WHERE notification_id < {horizon}()"
             )
             .format(table=table, horizon=self.feed.horizon)
             .as_string()
@@ -301,17 +301,15 @@ class TransactionOrderRecorder(PostgresApplicationRecorder):
             and (stop is None or stop >= horizon),
         )
 
-    def max_notification_id(self) -> int | None:
-        """The newest position a reader can read now (see `select_notifications`)."""
-        return settled(self._readable_newest, lambda found: found[1])[0]
-
     @reconnecting
-    def _readable_newest(self) -> tuple[int | None, bool]:
+    def max_notification_id(self) -> int | None:
+        """The newest position a reader can read now (no wait: whatever is held back
+        is above it, so a follower that starts there misses nothing)."""
         with self.datastore.get_connection() as connection:
             row = connection.execute(self.newest_statement, prepare=True).fetchone()
         assert row is not None, "the query returns one row"
-        newest = row["newest"]
-        return row["readable"], newest is not None and newest >= row["horizon"]
+        readable: int | None = row["readable"]
+        return readable
 
     def subscribe(
         self, gt: int | None = None, topics: Sequence[str] = ()
@@ -373,8 +371,9 @@ def settled(read: Callable[[], _T], held_back: Callable[[_T], bool]) -> _T:
 class FeedSubscription(PostgresSubscription):
     """The library's subscription (`LISTEN`, then read the feed after the last
     position), reading pages that say whether events are held back: then it
-    reads again after `HELD_BACK_POLL_SECONDS` (the transaction holding them
-    back may send no `NOTIFY`); otherwise after the next `NOTIFY`, or
+    reads again after `HELD_BACK_POLL_SECONDS`, a pause that doubles up to
+    `HELD_BACK_POLL_LONGEST` while nothing new comes (the transaction holding
+    them back may send no `NOTIFY`); otherwise after the next `NOTIFY`, or
     `IDLE_POLL_SECONDS` at the latest (a wake-up lost with its process)."""
 
     def __init__(
@@ -382,22 +381,30 @@ class FeedSubscription(PostgresSubscription):
     ) -> None:
         self._feed = recorder
         self._held_back = False
+        self._read_some = False
         super().__init__(recorder=recorder, gt=gt, topics=topics)
 
     def _loop_on_pull(self) -> None:
         try:
             self._pull()
+            pause = HELD_BACK_POLL_SECONDS
             while not self._has_been_stopped:
-                self._has_been_notified.wait(
-                    HELD_BACK_POLL_SECONDS if self._held_back else IDLE_POLL_SECONDS
-                )
+                if self._held_back:
+                    self._has_been_notified.wait(pause)
+                    pause = min(2 * pause, HELD_BACK_POLL_LONGEST)
+                else:
+                    self._has_been_notified.wait(IDLE_POLL_SECONDS)
                 self._pull()
+                if self._read_some:
+                    pause = HELD_BACK_POLL_SECONDS
         except BaseException as error:
             if self._thread_error is None:
                 self._thread_error = error
             self.stop()
 
     def _pull(self) -> None:
+        """Read what there is to read (the library's loop)."""
+        self._read_some = False
         while not self._has_been_stopped:
             self._has_been_notified.clear()
             page = self._feed.feed_page(
@@ -410,6 +417,7 @@ class FeedSubscription(PostgresSubscription):
                 except ShutDown:
                     break
                 self._last_notification_id = page.notifications[-1].id
+                self._read_some = True
             if len(page.notifications) < self._select_limit:
                 break
 
