@@ -99,6 +99,20 @@ def test_an_append_takes_consecutive_places_of_its_transaction(
     )
 
 
+def begin_slow_append(conn: psycopg.Connection[Any], store: StoreUnderTest) -> int:
+    """Insert one event in `conn`'s open transaction (an append that has its position
+    and has not committed yet, as a slow one); its position."""
+    position: int = scalar(
+        conn,
+        sql.SQL(
+            "INSERT INTO {} (originator_id, originator_version, topic, state) "
+            "VALUES (%s, 1, 'slow:Event', '\\x00') RETURNING notification_id"
+        ).format(events_table(store)),
+        (uuid4(),),
+    )
+    return position
+
+
 def caught_up(recorder: TransactionOrderRecorder) -> int:
     """The last position of the feed once nothing is held back (transactions of other
     tests on the server may hold the horizon for a moment)."""
@@ -122,14 +136,7 @@ def test_an_event_committed_late_with_a_lower_position_is_not_passed_over(
     # tests' reads of their feeds wait behind this transaction too.
     with connect(postgres_store.settings) as slow, slow.transaction():
         # An append that has its position and has not committed yet (a slow one).
-        slow_position = scalar(
-            slow,
-            sql.SQL(
-                "INSERT INTO {} (originator_id, originator_version, topic, state) "
-                "VALUES (%s, 1, 'slow:Event', '\\x00') RETURNING notification_id"
-            ).format(events_table(postgres_store)),
-            (uuid4(),),
-        )
+        slow_position = begin_slow_append(slow, postgres_store)
         began = time.perf_counter()
         later = games.create_game(TWO).game_id  # does not wait for the open append
         took = time.perf_counter() - began
@@ -161,13 +168,7 @@ def test_a_read_of_the_feed_waits_for_events_held_back_a_while(
     games.create_game(TWO)
     before = caught_up(recorder_of(postgres_store))
     with connect(postgres_store.settings) as slow, slow.transaction():
-        slow.execute(
-            sql.SQL(
-                "INSERT INTO {} (originator_id, originator_version, topic, state) "
-                "VALUES (%s, 1, 'slow:Event', '\\x00')"
-            ).format(events_table(postgres_store)),
-            (uuid4(),),
-        )
+        begin_slow_append(slow, postgres_store)
         games.create_game(TWO)
         clock = [0.0]
 
@@ -189,13 +190,7 @@ def test_a_read_of_the_feed_waits_for_events_held_back_a_moment(
     before = caught_up(recorder_of(postgres_store))
     with connect(postgres_store.settings) as slow:
         slow.execute("BEGIN")
-        slow.execute(
-            sql.SQL(
-                "INSERT INTO {} (originator_id, originator_version, topic, state) "
-                "VALUES (%s, 1, 'slow:Event', '\\x00')"
-            ).format(events_table(postgres_store)),
-            (uuid4(),),
-        )
+        begin_slow_append(slow, postgres_store)
         game_id = games.create_game(TWO).game_id
         pauses: list[float] = []
 
