@@ -15,6 +15,10 @@ For each store, in this one process:
   wall time. PostgreSQL is measured twice: as the service runs (its
   `LockedInsertRecorder`, one statement per append), and with the library's
   own recorder for comparison.
+- **appends/s on PostgreSQL with `--writers` writer processes**
+  (`bench/appends.py`): the service's recorder against the locked one it
+  replaced and against plain psycopg inserts (the floor), on the same
+  database in the same run.
 - **rebuilding a game of `--events` events** (a game played until it has
   that many, with a target no game reaches first):
   *cold*: a fresh application without a cache reads and replays every event
@@ -57,6 +61,8 @@ from eventsourcing.persistence import JSONTranscoder, Transcoding
 from eventsourcing.postgres import PostgresApplicationRecorder
 from eventsourcing.utils import get_topic
 
+from bench.appends import add_arguments as add_append_arguments
+from bench.appends import bench_appends
 from bench.engine import random_action
 from service.config import Settings, Store
 from service.domain.cards import Card
@@ -67,6 +73,7 @@ from service.domain.rules import RuleSet
 from service.domain.state import HandEnding, HandResult, HandState, Phase, Table
 from service.game.application import RummyApplication
 from service.game.commands import NewGame, NewSeat
+from tests.game.locked_recorder import LockedInsertRecorder
 from tests.postgres import new_schema, server_settings
 
 NO_CACHE = {"AGGREGATE_CACHE_MAXSIZE": ""}
@@ -319,7 +326,9 @@ class SnapshottingRummy(RummyApplication):
 
 LIBRARY_RECORDER = {"APPLICATION_RECORDER_TOPIC": get_topic(PostgresApplicationRecorder)}
 """Several round trips per append under the table lock; the service uses
-`service.game.postgres.LockedInsertRecorder`, one statement."""
+`service.game.postgres.TransactionOrderRecorder`, one statement and no lock."""
+LOCKED_RECORDER = {"APPLICATION_RECORDER_TOPIC": get_topic(LockedInsertRecorder)}
+"""The service's recorder before 1.0.0: one statement under the table lock."""
 
 
 # --- rebuilding -----------------------------------------------------------------
@@ -438,6 +447,7 @@ def bench_store(store: Store, args: argparse.Namespace) -> list[str]:
         try:
             variants: list[tuple[str, dict[str, str]]] = [(store.value, {})]
             if store is Store.POSTGRES:
+                variants.append(("postgres, the locked recorder (before)", LOCKED_RECORDER))
                 variants.append(("postgres, the library's recorder", LIBRARY_RECORDER))
             for name, env in variants:
                 games = open_games(RummyApplication, **env)
@@ -483,6 +493,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         help="actions/s under which PostgreSQL is rerun with threads (1000)",
     )
     parser.add_argument("--pg-dbname", default="test", help="PostgreSQL database (test)")
+    add_append_arguments(parser)
     return parser.parse_args(argv)
 
 
@@ -498,6 +509,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     for store in args.stores:
         for line in bench_store(store, args):
             print(line, flush=True)
+        if store is Store.POSTGRES:
+            appends = bench_appends(
+                args.writers, args.append_seconds, args.append_rounds, args.pg_dbname
+            )
+            for line in appends:
+                print(line, flush=True)
     print(load_average(), flush=True)
     return 0
 

@@ -57,6 +57,13 @@ def connect(settings: Settings, dbname: str | None = None) -> psycopg.Connection
     return psycopg.connect(conninfo(settings, dbname), autocommit=True)
 
 
+def scalar(conn: psycopg.Connection[Any], statement: sql.Composed | str, params: Any = ()) -> Any:
+    """The first value of the first row `statement` returns."""
+    row = conn.execute(statement, params).fetchone()
+    assert row is not None, "the statement returns a row"
+    return row[0]
+
+
 class Unreachable(RuntimeError):
     """The PostgreSQL server cannot be used: the message says why."""
 

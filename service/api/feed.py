@@ -62,9 +62,11 @@ class FeedController(Controller):
         security=BEARER,
         description=(
             "For platforms that build their own projections. Page with `after`: start at 0, "
-            "then pass the `next_after` of each page. Positions only grow but may skip "
-            "numbers (a write that was rolled back uses one up); the cursor never skips an "
-            "event. Events are shown as the admin sees them."
+            "then pass the `next_after` of each page. Positions only grow but skip numbers, "
+            "by a lot on PostgreSQL (a position there is made from the id of the transaction "
+            "that wrote it), so never compute a cursor by counting; the cursor never skips an "
+            "event. An event is listed once every write that began before it has ended "
+            "(milliseconds, as a rule). Events are shown as the admin sees them."
         ),
         responses={
             200: ResponseSpec(

@@ -388,7 +388,8 @@ class EventsPage(msgspec.Struct, kw_only=True):
 
 class FeedItem(msgspec.Struct, kw_only=True):
     position: int
-    """The event's place in the commit order of all games: grows, may skip numbers."""
+    """The event's place in the commit order of all games: grows, skips numbers (by a
+    lot on PostgreSQL), stays below 2**53."""
     game_id: str
     event: EventView
     """The event as the admin sees it in `listEvents` (`version` is its place in its game)."""

@@ -116,6 +116,6 @@ class FeedEntry:
     """One event of the global feed: its position in commit order and its game."""
 
     position: int
-    """Positions only grow; they may have gaps (a rolled-back write uses one up)."""
+    """Positions only grow, with gaps (on PostgreSQL large ones: `service.game.feed_order`)."""
     game_id: UUID
     event: GameEvent

@@ -23,7 +23,7 @@ import httpx
 import pytest
 
 from service.config import Settings
-from service.game.postgres import LockedInsertRecorder
+from service.game.postgres import TransactionOrderRecorder
 from tests.faults.service import Proxied, proxied_service
 from tests.offered import offered_actions
 from tests.postgres import connect, fresh_schema
@@ -119,7 +119,7 @@ def grow_the_pool(service: Proxied, connections: int) -> None:
     release = threading.Event()
 
     recorder = service.games.recorder
-    assert isinstance(recorder, LockedInsertRecorder)
+    assert isinstance(recorder, TransactionOrderRecorder)
 
     def hold() -> None:
         with recorder.datastore.get_connection():
