@@ -282,3 +282,27 @@ def play_deal(game: Game, deal: Deal, *, most_moves: int = 200) -> list[Event]:
             finish = next(e.card for e in drawn if isinstance(e, CardDrawn))
             made += drawn + game.act(seat, Discard(finish))
     raise AssertionError(f"deal {number} did not end in {most_moves} moves")
+
+
+Plan = Sequence[tuple[int, Mapping[int, tuple[Does, int]]]]
+"""Deals to script, in order: each deal's dealer, and what each seat dealt in does
+(with the points a submission counts)."""
+
+LIFE_UP_TO = 70
+"""The most a shown hand with the life can count here (seven cards left over at 10);
+a submission scripted to count more is shown without it."""
+
+
+def scripted_game(rules: RuleSet, players: int, plan: Plan) -> tuple[Game, list[Deal]]:
+    """A table whose deals are dealt as `plan` scripts them (the first deal by the
+    plan's first dealer); play each with `play_deal`."""
+    deals = []
+    for dealer, roles in plan:
+        shoe = Shoe(rules, "KC", ["QD"])
+        parts = {
+            seat: part(shoe, does, points, life=points <= LIFE_UP_TO)
+            for seat, (does, points) in roles.items()
+        }
+        deals.append(Deal(dealer, parts))
+    game = seated_game(rules, players, plan[0][0], tuple(deal.deck(rules) for deal in deals))
+    return game, deals

@@ -22,14 +22,13 @@ from service.domain.groups import card_points
 from service.domain.rules import Format
 from service.domain.state import DealStatus, HandEnding, Phase
 from tests.domain.indian_tables import (
-    Deal,
+    LIFE_UP_TO,
     Does,
-    Part,
     Shoe,
     indian_deck,
     indian_rules,
-    part,
     play_deal,
+    scripted_game,
 )
 from tests.domain.tables import STOCK, Game, cards, seated_game
 
@@ -257,17 +256,21 @@ CLAUSE = re.compile(
 )
 
 
-def parts_of(happened: str, shoe: Shoe) -> dict[int, Part]:
-    """Each seat's part in a deal, from the table's "what happened" cell."""
-    parts: dict[int, Part] = {}
+def roles_of(happened: str) -> dict[int, tuple[Does, int]]:
+    """What each seat does in a deal, from the table's "what happened" cell; a
+    submission said to have no pure sequence is one that counts over the most a hand
+    with one can count here."""
+    roles: dict[int, tuple[Does, int]] = {}
     for clause in happened.split(";"):
         found = CLAUSE.match(clause.strip())
         assert found is not None, clause
         name, did, points, rest = found.groups()
-        does = Does.SUBMITS if points is not None else Does(did)
-        life = "no pure sequence" not in rest
-        parts[SEATS[name]] = part(shoe, does, int(points or 0), life=life)
-    return parts
+        if points is None:
+            roles[SEATS[name]] = (Does(did), 0)
+        else:
+            assert ("no pure sequence" in rest) == (int(points) > LIFE_UP_TO), clause
+            roles[SEATS[name]] = (Does.SUBMITS, int(points))
+    return roles
 
 
 def numbers(cell: str) -> list[int | None]:
@@ -283,12 +286,9 @@ def test_the_pool_eliminates_at_101_and_the_last_player_left_wins() -> None:
         r"^\| (\d) \| ([ABC]) \| (.*?) \| (.*?) \| (.*?) \| (.*?) \|$", text, flags=re.MULTILINE
     )
     assert len(rows) == 4
-    deals: list[Deal] = []
-    for _, dealer, happened, *_ in rows:
-        shoe = Shoe(rules, "KC", ["QD"])
-        deals.append(Deal(SEATS[dealer], parts_of(happened, shoe)))
-    first = SEATS[one(r"([ABC]) deals first", text)]
-    game = seated_game(rules, 3, first, tuple(deal.deck(rules) for deal in deals))
+    plan = [(SEATS[dealer], roles_of(happened)) for _, dealer, happened, *_ in rows]
+    assert plan[0][0] == SEATS[one(r"([ABC]) deals first", text)]
+    game, deals = scripted_game(rules, 3, plan)
 
     out: set[int] = set()
     for deal, (_, dealer, _, points, totals, eliminated) in zip(deals, rows, strict=True):
