@@ -327,7 +327,7 @@ def check_declarations(table: Table, seat: int, rng: random.Random) -> None:
             assert problem.code == "incomplete_declaration"
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=15, deadline=None)
 @given(setups())
 def test_the_legal_moves_are_exactly_the_moves_accepted(setup: Setup) -> None:
     run(setup, actions=200, before=check_legal_moves_exactly)
@@ -336,7 +336,7 @@ def test_the_legal_moves_are_exactly_the_moves_accepted(setup: Setup) -> None:
 # --- replay = live ------------------------------------------------------------------------------
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(setups())
 def test_replaying_the_plain_events_rebuilds_the_live_table(setup: Setup) -> None:
     recorder = run(setup, actions=400)
