@@ -13,6 +13,7 @@ the pack.
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from typing import Any
 
@@ -29,7 +30,7 @@ from service.domain.actions import (
     Swap,
 )
 from service.domain.cards import JOKER, Rank
-from service.domain.errors import InvalidRules
+from service.domain.errors import InvalidDeck, InvalidRules, InvalidSeating
 from service.domain.events import (
     CardDrawn,
     Declared,
@@ -41,6 +42,7 @@ from service.domain.events import (
 )
 from service.domain.groups import GroupKind
 from service.domain.rules import RuleSet
+from service.domain.setup import check_new_game
 from service.domain.state import DealStatus, DropKind, HandEnding, Phase, Source
 from service.domain.turns import legal_moves
 from tests.domain.indian_tables import Shoe, groups_of, indian_game, indian_rules
@@ -144,6 +146,19 @@ def test_three_to_six_players_play_two_packs_and_two_jokers(players: int) -> Non
 def test_the_jokers_are_as_many_as_the_packs(packs: int, jokers: int) -> None:
     with pytest.raises(InvalidRules, match="jokers"):
         indian_rules(2, packs=packs, jokers=jokers)
+
+
+@pytest.mark.parametrize("players", [1, 7])
+def test_two_to_six_players(players: int) -> None:
+    with pytest.raises(InvalidSeating):
+        check_new_game(indian_rules(2), players)
+
+
+def test_explicit_decks_are_permutations_of_the_pack_of_the_table() -> None:
+    check_new_game(indian_rules(3), 3, [indian_rules(3).pack])
+    for deck in (indian_rules(2).pack, (*indian_rules(3).pack[:-1], card("AS"))):
+        with pytest.raises(InvalidDeck):
+            check_new_game(indian_rules(3), 3, [deck])
 
 
 # --- "The toss is the first-dealer draw; seats keep their order." -----------------------------
@@ -392,6 +407,11 @@ def test_a_group_of_printed_jokers_only_is_invalid_a_joker_beside_a_natural_is_n
     assert kinds_of(made)[0] is INVALID
     made = declaring("JK JK 5H 6H", "2S 3S 4S", "QC QD QS", "KC KD KH", players=3)
     assert kinds_of(made) == [SEQUENCE, PURE, SET, SET]
+
+
+def test_no_as_the_server_reads_every_group_itself() -> None:
+    assert [field.name for field in dataclasses.fields(Declare)] == ["card", "groups"]
+    assert [field.name for field in dataclasses.fields(SubmitGroups)] == ["groups"]
 
 
 # --- Declare: "after drawing, a finish card (out of play; not the card just taken from the ------
