@@ -3,9 +3,11 @@
 Random hands seldom declare validly, so decks are **planted**: `planted_deck`
 deals some seats 13 cards that make a valid declaration (a pure sequence, a
 second sequence that may hold a wild, then sequences and sets that may hold one),
-built here from the rules text, not by the engine's judge. `IndianPlayer` plays
-at random from `legal` and declares those planted groups when it holds them; it
-also drops, declares at random (mostly wrong shows) and submits random groups.
+built here from the rules text, not by the engine's judge. `choose` plays at
+random from `legal` and declares those planted groups when it holds them; now and
+then it asks the engine's search (`groupings`) for a valid declaration, or for
+its best groups to submit, so later deals see valid declarations too; it also
+drops, declares at random (mostly wrong shows) and submits random groups.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 
+from service.domain import groupings
 from service.domain.actions import Action, Declare, Discard, Draw, Drop, SubmitGroups
 from service.domain.cards import JOKER, RANKS, SUITS, Card, Rank
 from service.domain.groups import wild_rank_of
@@ -43,6 +46,9 @@ _PARTITIONS = (
 DROP_CHANCE = 0.04
 DECLARE_CHANCE = 0.02
 """How often the random player drops before drawing, or declares at random."""
+SEARCH_CHANCE = 0.2
+"""How often it asks the engine's search for a declaration, or for the groups it
+submits."""
 PLANTED_CHANCE = 0.9
 """How often a player holding planted groups declares them."""
 
@@ -183,9 +189,16 @@ def choose(table: Table, seat: int, rng: random.Random, plants: Plants) -> Actio
     hand = table.hand
     assert hand is not None
     moves = legal_moves(table, seat)
-    if moves.can_submit:
-        return SubmitGroups(random_groups(rng, hand.hands[seat]))
     held = hand.hands[seat]
+    wild = hand.wild
+    full_count = table.rules.full_count
+    assert wild is not None
+    assert full_count is not None
+    searched = rng.random() < SEARCH_CHANCE
+    if moves.can_submit:
+        if searched:
+            return SubmitGroups(groupings.best_grouping(held, wild, full_count).groups)
+        return SubmitGroups(random_groups(rng, held))
     if moves.draw:
         if key(held) in plants.groups:
             return Draw(Source.STOCK)
@@ -196,6 +209,10 @@ def choose(table: Table, seat: int, rng: random.Random, plants: Plants) -> Actio
     planted = plants.declaration(held, hand.taken_cards())
     if planted is not None and rng.random() < PLANTED_CHANCE:
         return planted
+    if searched:
+        best = groupings.best_declaration(held, wild, full_count, keep=hand.taken)
+        if best.valid:
+            return Declare(best.finish, best.groups)
     finish = rng.choice(moves.discard)
     if rng.random() < DECLARE_CHANCE:
         rest = list(held)
