@@ -29,7 +29,7 @@ from service.domain.actions import (
     SubmitGroups,
     Swap,
 )
-from service.domain.cards import JOKER, Rank
+from service.domain.cards import FULL_DECK, JOKER, Rank
 from service.domain.errors import InvalidDeck, InvalidRules, InvalidSeating
 from service.domain.events import (
     CardDrawn,
@@ -127,17 +127,18 @@ def statuses(game: Game) -> list[DealStatus]:
 
 
 def test_two_players_play_one_pack_and_a_joker_or_two_packs_if_they_ask() -> None:
-    assert Counter(indian_rules(2).pack) == Counter((*RuleSet(packs=1).pack, JOKER))
+    # In the reference order: the pack of 52, then the joker.
+    assert indian_rules(2).pack == (*FULL_DECK, JOKER)
     game = seated_game(indian_rules(2), 2)
     assert len(next(e for e in game.events if isinstance(e, HandDealt)).deck) == 53
     two = indian_rules(2, packs=2)
-    assert (two.packs, two.jokers, len(two.pack)) == (2, 2, 106)
+    assert (two.packs, two.jokers, two.pack) == (2, 2, (*FULL_DECK, *FULL_DECK, JOKER, JOKER))
 
 
 @pytest.mark.parametrize("players", [3, 4, 5, 6])
 def test_three_to_six_players_play_two_packs_and_two_jokers(players: int) -> None:
     rules = indian_rules(players)
-    assert Counter(rules.pack) == Counter(RuleSet(packs=1).pack * 2 + (JOKER, JOKER))
+    assert rules.pack == (*FULL_DECK, *FULL_DECK, JOKER, JOKER)
     with pytest.raises(InvalidRules, match="packs"):
         indian_rules(players, packs=1).check_players(players)
 
