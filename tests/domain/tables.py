@@ -64,7 +64,7 @@ def deck_for(
             order.append(dealt[(dealer + offset) % players][round_])
     order.append(card(upcard))
     order.extend(cards(stock))
-    return _completed(order, pack)
+    return completed_deck(order, pack)
 
 
 def starter_deck_for(
@@ -87,10 +87,10 @@ def starter_deck_for(
             order.append(dealt[(dealer + offset) % players][round_])
     order.append(dealt[starter][size])
     order.extend(cards(stock))
-    return _completed(order, pack)
+    return completed_deck(order, pack)
 
 
-def _completed(order: list[Card], pack: Sequence[Card]) -> tuple[Card, ...]:
+def completed_deck(order: list[Card], pack: Sequence[Card]) -> tuple[Card, ...]:
     """`order` followed by the cards of `pack` it lacks, in `pack` order."""
     missing = Counter(pack)
     missing.subtract(order)

@@ -2,6 +2,11 @@
 pack is conserved as a multiset and the move played is one `legal` offered; every
 hand ends; the stored events rebuild the live game; the export verifies.
 
+Indian Rummy is played in each format by tests/domain/indian_play.py's random
+player, on decks that plant valid declarations in the first deals (random hands
+seldom declare validly): its games hold valid declarations and the show, wrong
+shows, drops, play-offs and eliminations.
+
 `RUMMY_FUZZ_GAMES` sets the games per variant (a few by default, so the suite
 stays quick; `RUMMY_FUZZ_GAMES=500 pytest tests/game/test_variant_fuzz.py` is
 the full run quoted in the notes).
@@ -29,6 +34,7 @@ from service.domain.state import Status, Table
 from service.domain.turns import decide, legal_moves
 from service.game.commands import NewGame, NewSeat
 from tests.audit_stream.games import export_of
+from tests.domain import indian_play
 
 GAMES = int(os.environ.get("RUMMY_FUZZ_GAMES", "4"))
 MAX_STEPS = 20_000
@@ -43,7 +49,13 @@ RULES: dict[str, dict[str, Any]] = {
     "boathouse": {"variant": "boathouse", "deals": 2, "exhausted": "score"},
     "knock": {"variant": "knock", "deals": 2, "exhausted": "score"},
     "wrotham": {"variant": "wrotham"},
+    "indian-points": {"variant": "indian"},
+    "indian-deals": {"variant": "indian", "format": "deals"},
+    "indian-pool-101": {"variant": "indian", "format": "pool_101"},
+    "indian-pool-201": {"variant": "indian", "format": "pool_201"},
 }
+PLANTED_DEALS = 6
+"""Indian: the deals whose decks plant valid declarations (later ones are shuffled)."""
 
 
 def choose(table: Table, seat: int, moves: LegalMoves, rng: Random) -> list[Action]:
@@ -109,18 +121,36 @@ _NO_DECKS = _NoDecks()
 
 @pytest.mark.parametrize("name", list(RULES))
 def test_random_games_keep_every_invariant_and_verify(name: str) -> None:
-    rules = RuleSet.from_dict(RULES[name])
-    low, high = VARIANTS[rules.variant].players
+    variant = RuleSet.from_dict(RULES[name]).variant
+    indian = variant is Variant.INDIAN
+    low, high = VARIANTS[variant].players
     games = open_games(Settings(store=Store.MEMORY), bots=None)
     rng = Random(name)
-    pack = Counter(rules.pack)
+    seen: Counter[str] = Counter()
     for number in range(GAMES):
         players = rng.randint(low, high)
+        # Indian Rummy's pack follows the table (one pack for two players).
+        rules = RuleSet.from_dict(RULES[name], players=players)
+        pack = Counter(rules.pack)
+        plants = indian_play.Plants()
+        dealer = rng.randrange(players) if indian else None
+        decks = (
+            tuple(
+                indian_play.planted_deck(
+                    rng, rules, players, (dealer + deal) % players, plants, [rng.randrange(players)]
+                )
+                for deal in range(PLANTED_DEALS)
+            )
+            if dealer is not None
+            else ()
+        )
         created = games.create_game(
             NewGame(
                 seats=[NewSeat(f"P{seat}") for seat in range(players)],
                 rules=rules,
                 seed=f"fuzz-{name}-{number}",
+                decks=decks,
+                dealer=dealer,
             )
         )
         game_id = created.game_id
@@ -131,17 +161,37 @@ def test_random_games_keep_every_invariant_and_verify(name: str) -> None:
             hand = table.hand
             assert hand is not None
             assert Counter(hand.cards()) == pack, "the pack is conserved as a multiset"
-            seat = hand.turn
-            moves = legal_moves(table, seat)
-            request = choose(table, seat, moves, rng)
+            if indian:
+                seat = indian_play.acting_seat(table, rng)
+                request = [indian_play.choose(table, seat, rng, plants)]
+            else:
+                seat = hand.turn
+                request = choose(table, seat, legal_moves(table, seat), rng)
             games.play(game_id, seat, request)
         else:
             pytest.fail(f"{name} game {number} did not end in {MAX_STEPS} moves")
         live = games.state(game_id)
         rebuilt = games.state(game_id, version=live.version)
         assert rebuilt.table == live.table, "the stored events rebuild the live game"
-        verdict = verify_export(export_of(games, game_id))
+        export = export_of(games, game_id)
+        verdict = verify_export(export)
         assert verdict.outcome is Outcome.VERIFIED, verdict
+        seen.update(_what_happened(export))
+    if indian:
+        # The planted deals make the show happen; random play, the rest.
+        assert seen["valid declaration"] > 0, seen
+        assert seen["groups_submitted"] > 0, seen
+
+
+def _what_happened(export: dict[str, Any]) -> Counter[str]:
+    """The export's events by type, a declaration by whether it was valid."""
+    found: Counter[str] = Counter()
+    for logged in export["events"]:
+        kind = logged["type"]
+        if kind == "declared":
+            kind = "valid declaration" if logged["data"]["valid"] else "wrong show"
+        found[kind] += 1
+    return found
 
 
 def test_every_variant_is_fuzzed() -> None:
