@@ -67,10 +67,11 @@ from bench.engine import random_action
 from service.config import Settings, Store
 from service.domain.cards import Card
 from service.domain.decks import SeededDecks
+from service.domain.events import HandEnded, from_plain, plain
 from service.domain.melds import MeldKind, TableMeld
 from service.domain.play import play, start
 from service.domain.rules import RuleSet
-from service.domain.state import HandEnding, HandResult, HandState, Phase, Table
+from service.domain.state import HandState, Phase, Table
 from service.game.application import RummyApplication
 from service.game.commands import NewGame, NewSeat
 from tests.game.locked_recorder import LockedInsertRecorder
@@ -251,30 +252,19 @@ class MeldAsDict(Transcoding):
 
 
 class ResultAsDict(Transcoding):
-    type = HandResult
-    name = "hand_result"
+    """A table's `last_hand`: the `hand_ended` event that ended it, in the events' own
+    plain form (every field of the result, the variants' included)."""
 
-    def encode(self, obj: HandResult) -> dict[str, Any]:
-        return {
-            "hand_number": obj.hand_number,
-            "how": obj.how.value,
-            "out_seat": obj.out_seat,
-            "remaining": obj.remaining,
-            "values": obj.values,
-            "points": obj.points,
-            "totals": obj.totals,
-        }
+    type = HandEnded
+    name = "hand_ended"
 
-    def decode(self, data: dict[str, Any]) -> HandResult:
-        return HandResult(
-            hand_number=data["hand_number"],
-            how=HandEnding(data["how"]),
-            out_seat=data["out_seat"],
-            remaining=tuple(tuple(cards) for cards in data["remaining"]),
-            values=tuple(data["values"]),
-            points=tuple(data["points"]),
-            totals=tuple(data["totals"]),
-        )
+    def encode(self, obj: HandEnded) -> dict[str, Any]:
+        return plain(obj)[1]
+
+    def decode(self, data: dict[str, Any]) -> HandEnded:
+        ended = from_plain("hand_ended", None, data)
+        assert isinstance(ended, HandEnded)
+        return ended
 
 
 class HandAsDict(Transcoding):
