@@ -19,8 +19,14 @@ a fresh temporary SQLite file, or memory), then calls it as an ASGI callable:
 For each kind of request it prints the count, the mean, p50 and p99 wall time
 and the mean CPU time of the thread that calls the app (the request's own
 work); then the whole process's CPU per action (view and POST together, every
-thread: the log writer's too). Without a network or a client in the way, these
-are the server's own costs: what bench/load's throughput is made of.
+thread: the log writer's too). Its floors, measured in the same run: `/health`
+(the cheapest request of the same app), and the library's own append on the
+same store (`--appends` saves of a trivial aggregate, one event each, through
+an eventsourcing `Application` of its own; the line `floor append`). The last
+lines are the ratios the issue's targets name: a view GET against `/health`,
+an action POST against the floor append plus two `/health`. Without a network
+or a client in the way, these are the server's own costs: what bench/load's
+throughput is made of.
 
 The app logs every request as the service does, to stderr: send it to
 /dev/null as above (the report goes to stdout). With `--profile`, cProfile
@@ -48,6 +54,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
 
+from eventsourcing.application import Application
+from eventsourcing.domain import Aggregate, event
 from litestar import Litestar
 from litestar.types import HTTPRequestEvent, Message, ReceiveMessage, Scope
 
@@ -76,6 +84,8 @@ class Timings:
     cpu: dict[str, list[float]] = field(default_factory=dict)
     process_cpu: float = 0.0
     """CPU seconds of the whole process while the games were played."""
+    appends: list[float] = field(default_factory=list)
+    """CPU seconds of each of the floor's appends (the thread's)."""
 
 
 @dataclass(frozen=True)
@@ -88,6 +98,35 @@ class Options:
     sort: str
     top: int
     keys: bool
+    appends: int
+
+
+class Counter(Aggregate):
+    """The floor's aggregate: one event per command, nothing to decide."""
+
+    @event("Counted")
+    def count(self) -> None:
+        pass
+
+
+def floor_appends(env: dict[str, str], count: int) -> list[float]:
+    """The thread CPU seconds of each of `count` saves of one trivial event, through the
+    library's own application on the store `env` names (its own tables)."""
+
+    class Floor(Application[Any]):
+        name = "floor"
+
+    floor = Floor(env)
+    counter = Counter()
+    floor.save(counter)
+    spent = []
+    for _ in range(count):
+        began = time.thread_time()
+        counter.count()
+        floor.save(counter)
+        spent.append(time.thread_time() - began)
+    floor.close()
+    return spent
 
 
 class Driver:
@@ -213,8 +252,10 @@ async def run(options: Options, workdir: Path) -> Timings:
             **NO_RATE_LIMITS_ENV,
         }
     )
-    app = bootstrap(settings).app
+    wiring = bootstrap(settings)
+    app = wiring.app
     timings = Timings()
+    timings.appends = floor_appends(settings.event_store_env(), options.appends)
     profiler = cProfile.Profile() if options.profile else None
     driver = Driver(app, timings, profiler)
     rng = random.Random(options.seed)
@@ -243,10 +284,17 @@ def report(timings: Timings) -> None:
             f"{kind:<8}{latency.count:>7}{statistics.fmean(wall) * 1000:>8.3f}"
             f"{latency.p50:>8.3f}{latency.p99:>8.3f}{statistics.fmean(cpu) * 1000:>8.3f}"
         )
+    floor = statistics.fmean(timings.appends) * 1000
+    print(f"{'floor append':<13}{len(timings.appends):>2}{floor:>29.3f}  (thread CPU, ms)")
     actions = len(timings.wall["action"])
     print(
         "process CPU per action (view + POST, all threads): "
         f"{timings.process_cpu / actions * 1000:.3f} ms"
+    )
+    health, view, action = (statistics.fmean(timings.cpu[kind]) * 1000 for kind in KINDS)
+    print(
+        f"ratios (CPU): view / health {view / health:.2f} (target <= 2); "
+        f"action / (floor append + 2 health) {action / (floor + 2 * health):.2f} (target <= 1)"
     )
 
 
@@ -264,9 +312,10 @@ def parse_args(argv: Sequence[str] | None) -> Options:
     parser.add_argument(
         "--keys", action="store_true", help="send an Idempotency-Key with every action"
     )
+    parser.add_argument("--appends", type=int, default=2000, help="the floor's appends (2000)")
     args = parser.parse_args(argv)
-    if args.actions < 1 or args.health < 1:
-        parser.error("--actions and --health must be positive")
+    if args.actions < 1 or args.health < 1 or args.appends < 1:
+        parser.error("--actions, --health and --appends must be positive")
     return Options(**vars(args))
 
 
