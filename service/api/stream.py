@@ -70,7 +70,7 @@ from service.api.metrics import Metrics
 from service.domain.rules import RuleSet
 from service.game.results import GameState
 from service.projections.events import event_view
-from service.projections.views import Viewer, game_view
+from service.projections.views import Viewer
 
 if TYPE_CHECKING:
     from litestar import Litestar, Request
@@ -285,7 +285,7 @@ class _Stream(ASGIResponse):
         more = len(events) < len(read) or len(read) == BATCH
         if last != state.version or not (events or opening):
             return _Read(events, more=more)
-        view = msgspec.json.encode(game_view(state, self.viewer))
+        view = self.services.views.view(state, self.viewer)
         return _Read(events, more=more, view=view, version=state.version)
 
 
