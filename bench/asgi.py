@@ -9,7 +9,7 @@ Run it as a module from the project root:
 It builds the app as `rummy serve` does (middleware, logging, metrics; the store
 a fresh temporary SQLite file, or memory), then calls it as an ASGI callable:
 
-1. `--health` times `GET /health`, the cheapest route of the same app;
+1. `--health` warm-up requests (`GET /health`, not reported);
 2. complete two-player games of one scored deal (bench/load's short game),
    until `--actions` actions: every turn a `GET /games/{id}` view by the seat to
    move with its token, then a `POST /games/{id}/actions` of one of its `legal`
@@ -19,8 +19,15 @@ a fresh temporary SQLite file, or memory), then calls it as an ASGI callable:
 For each kind of request it prints the count, the mean, p50 and p99 wall time
 and the mean CPU time of the thread that calls the app (the request's own
 work); then the whole process's CPU per action (view and POST together, every
-thread: the log writer's too). Without a network or a client in the way, these
-are the server's own costs: what bench/load's throughput is made of.
+thread: the log writer's too, floors left out). Its floors, measured in the
+same run, one of each before every turn: `GET /health` (the cheapest request
+of the same app), and the library's own append on the same store (a trivial
+aggregate saved with one new event, through an eventsourcing `Application` of
+its own; the line `floor append`). The last
+lines are the ratios the issue's targets name: a view GET against `/health`,
+an action POST against the floor append plus two `/health`. Without a network
+or a client in the way, these are the server's own costs: what bench/load's
+throughput is made of.
 
 The app logs every request as the service does, to stderr: send it to
 /dev/null as above (the report goes to stdout). With `--profile`, cProfile
@@ -48,6 +55,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
 
+from eventsourcing.application import Application
+from eventsourcing.domain import Aggregate, event
 from litestar import Litestar
 from litestar.types import HTTPRequestEvent, Message, ReceiveMessage, Scope
 
@@ -76,6 +85,8 @@ class Timings:
     cpu: dict[str, list[float]] = field(default_factory=dict)
     process_cpu: float = 0.0
     """CPU seconds of the whole process while the games were played."""
+    appends: list[float] = field(default_factory=list)
+    """CPU seconds of each of the floor's appends (the thread's), one before each turn."""
 
 
 @dataclass(frozen=True)
@@ -90,13 +101,58 @@ class Options:
     keys: bool
 
 
+class Counter(Aggregate):
+    """The floor's aggregate: one event per command, nothing to decide."""
+
+    @event("Counted")
+    def count(self) -> None:
+        pass
+
+
+class FloorAppends:
+    """The library's own append on the store `env` names (tables of its own): a trivial
+    aggregate saved with one new event each time, nothing decided."""
+
+    def __init__(self, env: dict[str, str]) -> None:
+        class Floor(Application[Any]):
+            name = "floor"
+
+        self.floor = Floor(env)
+        self.counter = Counter()
+        self.floor.save(self.counter)
+
+    def append(self) -> float:
+        """One append; the thread CPU seconds it took."""
+        began = time.thread_time()
+        self.counter.count()
+        self.floor.save(self.counter)
+        return time.thread_time() - began
+
+    def close(self) -> None:
+        self.floor.close()
+
+
 class Driver:
     """Calls the app the way a server would, timing each request."""
 
-    def __init__(self, app: Litestar, timings: Timings, profiler: cProfile.Profile | None):
+    def __init__(
+        self,
+        app: Litestar,
+        timings: Timings,
+        profiler: cProfile.Profile | None,
+        floor: FloorAppends,
+    ):
         self.app = app
         self.timings = timings
         self.profiler = profiler
+        self.floor = floor
+
+    async def floors(self) -> None:
+        """One `/health` and one floor append, timed beside the turn they precede: the
+        machine's speed moves by up to 2x from minute to minute, so the floors are
+        measured all along the run, not once before it."""
+        await self.request("health", "GET", "/health")
+        self.timings.appends.append(self.floor.append())
 
     async def request(
         self,
@@ -181,6 +237,7 @@ async def play_game(
     tokens = {player["seat"]: player["token"] for player in game["players"]}
     seat, made = 0, 0
     while made < actions_left:
+        await driver.floors()
         view = _view(await driver.request("view", "GET", path, token=tokens[seat]))
         if view.status == "finished":
             break
@@ -216,11 +273,12 @@ async def run(options: Options, workdir: Path) -> Timings:
     app = bootstrap(settings).app
     timings = Timings()
     profiler = cProfile.Profile() if options.profile else None
-    driver = Driver(app, timings, profiler)
+    floor = FloorAppends(settings.event_store_env())
+    driver = Driver(app, timings, profiler, floor)
     rng = random.Random(options.seed)
     async with app.lifespan():
         for _ in range(options.health):
-            await driver.request("health", "GET", "/health")
+            await driver.request("warm-up", "GET", "/health")
         began = time.process_time()
         made = games = 0
         while made < options.actions:
@@ -228,7 +286,9 @@ async def run(options: Options, workdir: Path) -> Timings:
                 driver, rng, f"{options.seed}-{games}", options.actions - made, options.keys
             )
             games += 1
-        timings.process_cpu = time.process_time() - began
+        floors = sum(timings.cpu["health"]) + sum(timings.appends)
+        timings.process_cpu = time.process_time() - began - floors
+    floor.close()
     if profiler is not None:
         pstats.Stats(profiler, stream=sys.stdout).sort_stats(options.sort).print_stats(options.top)
     return timings
@@ -243,10 +303,17 @@ def report(timings: Timings) -> None:
             f"{kind:<8}{latency.count:>7}{statistics.fmean(wall) * 1000:>8.3f}"
             f"{latency.p50:>8.3f}{latency.p99:>8.3f}{statistics.fmean(cpu) * 1000:>8.3f}"
         )
+    floor = statistics.fmean(timings.appends) * 1000
+    print(f"{'floor append':<13}{len(timings.appends):>2}{floor:>29.3f}  (thread CPU, ms)")
     actions = len(timings.wall["action"])
     print(
         "process CPU per action (view + POST, all threads): "
         f"{timings.process_cpu / actions * 1000:.3f} ms"
+    )
+    health, view, action = (statistics.fmean(timings.cpu[kind]) * 1000 for kind in KINDS)
+    print(
+        f"ratios (CPU): view / health {view / health:.2f} (target <= 2); "
+        f"action / (floor append + 2 health) {action / (floor + 2 * health):.2f} (target <= 1)"
     )
 
 
@@ -256,7 +323,9 @@ def parse_args(argv: Sequence[str] | None) -> Options:
     )
     parser.add_argument("--store", choices=["memory", "sqlite"], default="sqlite")
     parser.add_argument("--actions", type=int, default=2000, help="actions to play (2000)")
-    parser.add_argument("--health", type=int, default=300, help="GET /health requests (300)")
+    parser.add_argument(
+        "--health", type=int, default=300, help="GET /health requests to warm up (300)"
+    )
     parser.add_argument("--seed", type=int, default=1, help="seed of the deals and moves (1)")
     parser.add_argument("--profile", action="store_true", help="cProfile views and actions")
     parser.add_argument("--sort", default="cumulative", help="profile order (cumulative)")

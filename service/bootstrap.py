@@ -4,7 +4,7 @@
 uses when it is made (nothing is wired afterwards):
 
 - the application (service/game), with its bot players and the observers of
-  its saves: the metrics and the live streams' waiters;
+  its saves: the metrics and the live streams' channels;
 - the metrics and the event hub (service/api/metrics.py, hub.py);
 - the rate limits (service/api/throttle.py);
 - the litestar app (service/api/app.py), served by `rummy serve`.
@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from litestar import Litestar
 
 from service.api.app import create_app
-from service.api.hub import EventHub, StreamSettings, Waiters
+from service.api.hub import Channels, EventHub, StreamSettings
 from service.api.metrics import Metrics
 from service.api.throttle import Throttle
 from service.bots.seats import BotSeats
@@ -59,9 +59,9 @@ def bootstrap(
     with `bots` None, games without computer players."""
     settings = settings if settings is not None else Settings.from_env()
     metrics = Metrics()
-    waiters = Waiters()
-    games = open_games(settings, bots=bots, observers=(metrics, waiters))
-    hub = EventHub(games, waiters, StreamSettings.from_settings(settings))
+    channels = Channels()
+    games = open_games(settings, bots=bots, observers=(metrics, channels))
+    hub = EventHub(games, channels, StreamSettings.from_settings(settings))
     app = create_app(settings, games=games, metrics=metrics, hub=hub, throttle=Throttle(settings))
     return Wiring(settings=settings, games=games, metrics=metrics, hub=hub, app=app)
 

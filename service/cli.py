@@ -101,6 +101,7 @@ def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from service import bootstrap
+    from service.api.metrics import shared_by_workers
     from service.api.timeouts import HeaderTimeoutProtocol
     from service.game.errors import StoreUnavailable
 
@@ -129,22 +130,25 @@ def _serve(args: argparse.Namespace) -> int:
         # default the process would die of it (exit 143); a stop that was asked for
         # and went cleanly exits 0 instead. Before uvicorn listens, it stops at once.
         signal.signal(signal.SIGTERM, _stopped)
-        uvicorn.run(
-            "service.asgi:app",
-            # The socket bound above (the workers inherit it): a port in use was
-            # said in one line before anything started.
-            fd=listener.fileno(),
-            workers=settings.workers,
-            backlog=BACKLOG,
-            loop="uvloop",
-            # httptools, with a limit on request heads and a timeout for them (it reads
-            # RUMMY_HEADER_TIMEOUT; the limit travels in uvicorn's own h11 option).
-            http=HeaderTimeoutProtocol,
-            h11_max_incomplete_event_size=settings.max_header_bytes,
-            timeout_keep_alive=settings.keepalive_timeout,
-            log_level=settings.log_level.value,
-            timeout_graceful_shutdown=settings.shutdown_timeout,
-        )
+        # Several workers count into one directory, so /metrics answers every
+        # worker's totals whichever worker a scrape reaches (service/api/metrics.py).
+        with shared_by_workers(settings.workers):
+            uvicorn.run(
+                "service.asgi:app",
+                # The socket bound above (the workers inherit it): a port in use was
+                # said in one line before anything started.
+                fd=listener.fileno(),
+                workers=settings.workers,
+                backlog=BACKLOG,
+                loop="uvloop",
+                # httptools, with a limit on request heads and a timeout for them (it
+                # reads RUMMY_HEADER_TIMEOUT; the limit travels in uvicorn's h11 option).
+                http=HeaderTimeoutProtocol,
+                h11_max_incomplete_event_size=settings.max_header_bytes,
+                timeout_keep_alive=settings.keepalive_timeout,
+                log_level=settings.log_level.value,
+                timeout_graceful_shutdown=settings.shutdown_timeout,
+            )
     return 0
 
 

@@ -68,6 +68,6 @@ def test_the_application_is_built_telling_the_metrics_and_the_hub_of_its_saves(
     store: Store, tmp_path: Any
 ) -> None:
     wiring = bootstrap.bootstrap(Settings(store=store, sqlite_path=str(tmp_path / "g.sqlite")))
-    assert wiring.games.observers == (wiring.metrics, wiring.hub.waiters)
+    assert wiring.games.observers == (wiring.metrics, wiring.hub.channels)
     assert wiring.hub.games is wiring.games
     wiring.games.close()

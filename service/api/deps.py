@@ -19,7 +19,9 @@ event store runs through `Services.run(work, heavy=...)`:
 - heavy work runs in a worker thread on every store: work whose cost grows
   with the game or the page (rebuilding a game this process does not hold,
   more than `INLINE_EVENTS` events, a past version, the audit export, a feed
-  page), which on the loop would stall every other request, `/health` too.
+  page), which on the loop would stall every other request, `/health` too;
+  so does making a view that may take long (`projections.shared.costly`: the
+  seat to move in a game with wild cards), unless it was made already.
 
 A live stream reads its events the same way, one read at a time. What asks
 nothing of the store (`/health`, `/metrics`, the checks of `before_request`)
@@ -32,7 +34,7 @@ runs in a worker thread, one at a time, and is abandoned at
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Annotated, TypeVar
 from uuid import UUID
 
@@ -42,6 +44,7 @@ from litestar.params import HeaderParameter
 from service.api.caps import Caps
 from service.config import Settings, Store
 from service.game.application import RummyApplication
+from service.projections.shared import SharedViews
 
 T = TypeVar("T")
 
@@ -63,6 +66,9 @@ class Services:
     """None: `/metrics` is public."""
     ticket_ttl: int = 60
     """Seconds a stream ticket lives (`RUMMY_STREAM_TICKET_TTL`)."""
+    views: SharedViews = field(default_factory=SharedViews)
+    """The views made lately, shared by every caller of the same kind (the module
+    service/projections/shared.py)."""
 
     @classmethod
     def from_settings(cls, settings: Settings, games: RummyApplication) -> Services:
@@ -78,9 +84,13 @@ class Services:
     async def run(self, work: Callable[[], T], *, heavy: bool = False) -> T:
         """Do blocking store work as the threading policy says: inline, or in a
         worker thread (PostgreSQL, and any `heavy` work)."""
-        if self.inline and not heavy:
+        if not self.threaded(heavy=heavy):
             return work()
         return await anyio.to_thread.run_sync(work)
+
+    def threaded(self, *, heavy: bool) -> bool:
+        """Whether `run` does work (`heavy` or not) in a worker thread."""
+        return heavy or not self.inline
 
     def rebuilds(self, game_id: UUID) -> bool:
         """Whether reading `game_id` means rebuilding it from the store (heavy)."""

@@ -7,12 +7,15 @@ threading policy of service/api/deps.py says.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from functools import partial
 from typing import Annotated
 from uuid import UUID
 
 from litestar import Controller, Response, get, post
 from litestar.datastructures import ResponseHeader
 from litestar.di import NamedDependency
+from litestar.enums import MediaType
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.openapi.spec import Example
 from litestar.params import FromPath, HeaderParameter, JSONBody, QueryParameter
@@ -24,7 +27,9 @@ from service.api.conditional import ETAG, IfNoneMatch, etag, not_modified, page_
 from service.api.deps import BEARER, NO_TOKEN, OPTIONAL_BEARER, Authorization, Services
 from service.api.docs import problems
 from service.config import MAX_EVENTS_PAGE
-from service.projections.views import PUBLIC, GameView, Viewer, game_view
+from service.game.results import GameState
+from service.projections.shared import costly
+from service.projections.views import PUBLIC, GameView, Viewer
 
 IdempotencyKey = Annotated[
     str | None,
@@ -84,6 +89,39 @@ NOT_MODIFIED = ResponseSpec(
 
 def game_location(game_id: UUID) -> dict[str, str]:
     return {"Location": f"/games/{game_id}"}
+
+
+@dataclass(frozen=True, slots=True)
+class _Costly:
+    """A view still to be made, in a worker thread (`projections.shared.costly`)."""
+
+    state: GameState
+    viewer: Viewer
+    tag: str
+
+
+def _view(
+    services: Services, state: GameState, viewer: Viewer, tag: str, *, threaded: bool
+) -> Response[GameView] | _Costly:
+    """`viewer`'s view of `state`, shared with every caller of the kind at this version;
+    left for a worker thread if it may take long and this runs on the event loop."""
+    made = services.views.find(state.game_id, state.version, viewer)
+    if made is None and not threaded and costly(state.table, viewer):
+        return _Costly(state, viewer, tag)
+    return _json(made if made is not None else services.views.view(state, viewer), tag)
+
+
+async def _answer(services: Services, found: Response[GameView] | _Costly) -> Response[GameView]:
+    """`found`, or the view it leaves to make, made in a worker thread."""
+    if not isinstance(found, _Costly):
+        return found
+    view = await services.run(partial(services.views.view, found.state, found.viewer), heavy=True)
+    return _json(view, found.tag)
+
+
+def _json(view: bytes, tag: str) -> Response[GameView]:
+    """A view already encoded (litestar sends bytes as they are)."""
+    return Response(view, media_type=MediaType.JSON, headers=etag(tag))  # type: ignore[arg-type]
 
 
 class GamesController(Controller):
@@ -250,16 +288,18 @@ class GamesController(Controller):
         authorization: Authorization = None,
         if_none_match: IfNoneMatch = None,
     ) -> Response[GameView]:
-        def work() -> Response[GameView]:
+        heavy = services.rebuilds(game_id)
+
+        def work() -> Response[GameView] | _Costly:
             state = services.games.state(game_id)
             viewer = viewer_for(state, authorization, services.admin_token)
             tag = view_tag(state.version, viewer)
             unchanged = not_modified(if_none_match, tag)
             if unchanged is not None:
                 return unchanged
-            return Response(game_view(state, viewer), headers=etag(tag))
+            return _view(services, state, viewer, tag, threaded=services.threaded(heavy=heavy))
 
-        return await services.run(work, heavy=services.rebuilds(game_id))
+        return await _answer(services, await services.run(work, heavy=heavy))
 
     @post(
         "/{game_id:uuid}/actions",
@@ -332,7 +372,9 @@ class GamesController(Controller):
         idempotency_key: IdempotencyKey = None,
         if_match: IfMatch = None,
     ) -> Response[GameView]:
-        def work() -> Response[GameView]:
+        heavy = services.rebuilds(game_id)
+
+        def work() -> Response[GameView] | _Costly:
             played = services.games.play(
                 game_id,
                 lambda game: require_player(game, authorization, services.admin_token),
@@ -341,10 +383,12 @@ class GamesController(Controller):
                 expected_version=convert.expected_version(if_match),
             )
             viewer = Viewer(seat=played.seat)
-            view = game_view(played.state, viewer)
-            return Response(view, headers=etag(view_tag(played.state.version, viewer)))
+            tag = view_tag(played.state.version, viewer)
+            return _view(
+                services, played.state, viewer, tag, threaded=services.threaded(heavy=heavy)
+            )
 
-        return await services.run(work, heavy=services.rebuilds(game_id))
+        return await _answer(services, await services.run(work, heavy=heavy))
 
     @get(
         "/{game_id:uuid}/events",
@@ -423,12 +467,16 @@ class GamesController(Controller):
             viewer = viewer_for(now, authorization, services.admin_token)
             tag = view_tag(version, viewer)
             # A version the game has reached never changes: no need to rebuild it to
-            # know its tag (a later one is 404, below).
-            unchanged = not_modified(if_none_match, tag) if version <= now.version else None
-            if unchanged is not None:
-                return unchanged
+            # know its tag (a later one is 404, below), nor to show a view made before.
+            if version <= now.version:
+                unchanged = not_modified(if_none_match, tag)
+                if unchanged is not None:
+                    return unchanged
+                made = services.views.find(game_id, version, viewer)
+                if made is not None:
+                    return _json(made, tag)
             then = services.games.state(game_id, version=version)
-            return Response(game_view(then, viewer), headers=etag(tag))
+            return _json(services.views.view(then, viewer), tag)
 
         # A past version is rebuilt from the store, event by event.
         return await services.run(work, heavy=True)

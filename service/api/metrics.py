@@ -1,18 +1,28 @@
 """Prometheus metrics: `GET /metrics`.
 
 Each app has its own registry, so several apps in one process (the tests)
-never clash. With several worker processes each worker counts its own
-requests; Prometheus sums them when every worker is scraped (or set
-`PROMETHEUS_MULTIPROC_DIR` for prometheus-client's multi-process mode, in
-which the registry below reads every worker's files).
+never clash. `rummy serve --workers N` (N > 1) runs N processes behind one
+port, and a scrape reaches one of them: so each worker counts into files of
+one directory (prometheus-client's multi-process mode, `PROMETHEUS_MULTIPROC_DIR`:
+`rummy serve` makes a temporary one, or wipes the one it is given, before the
+workers start) and `/metrics` answers from every worker's files, whichever
+worker it reaches: the same totals. The live-stream gauge sums the workers
+alive: a worker's share goes when it stops (`process_ended`), or when the next
+worker starts after it died (`process_started`). One worker alone keeps its
+counts in memory, as before.
 """
 
 from __future__ import annotations
 
 import os
+import re
+import shutil
+import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from litestar import Controller, Response, get
@@ -28,7 +38,7 @@ from prometheus_client import (
     Histogram,
     generate_latest,
 )
-from prometheus_client.multiprocess import MultiProcessCollector
+from prometheus_client.multiprocess import MultiProcessCollector, mark_process_dead
 
 from service.api.access_log import route_of
 from service.api.auth import require_metrics_reader
@@ -39,6 +49,9 @@ ACTION_ROUTE = "/games/{game_id}/actions"
 MEDIA_TYPE = "text/plain; version=0.0.4"
 """The classic text format, which every Prometheus reads (litestar adds the charset)."""
 _LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
+MULTIPROCESS_DIR = "PROMETHEUS_MULTIPROC_DIR"
+"""prometheus-client's variable: the directory every worker's counts are kept in."""
+_LIVE_FILE = re.compile(r"gauge_live\w*_(\d+)\.db")
 
 
 class Metrics:
@@ -120,11 +133,69 @@ class Metrics:
         self.stream_connections.dec()
 
     def exposition(self) -> bytes:
-        if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        if _shared_dir() is not None:
             registry = CollectorRegistry()
             MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
             return generate_latest(registry)
         return generate_latest(self.registry)
+
+    # --- the worker's life (several workers: their shares of the live gauge) --------
+
+    def process_started(self) -> None:
+        """Drop the live-stream counts of workers that died without `process_ended`."""
+        directory = _shared_dir()
+        if directory is None:
+            return
+        for found in directory.glob("gauge_live*.db"):
+            matched = _LIVE_FILE.fullmatch(found.name)
+            if matched is not None and not _alive(int(matched.group(1))):
+                mark_process_dead(int(matched.group(1)), str(directory))  # type: ignore[no-untyped-call]
+
+    def process_ended(self) -> None:
+        """This worker's open streams no longer count (its counters do)."""
+        directory = _shared_dir()
+        if directory is not None:
+            mark_process_dead(os.getpid(), str(directory))  # type: ignore[no-untyped-call]
+
+
+def _shared_dir() -> Path | None:
+    given = os.environ.get(MULTIPROCESS_DIR)
+    return Path(given) if given else None
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+@contextmanager
+def shared_by_workers(workers: int) -> Iterator[None]:
+    """For `rummy serve`, around starting `workers` processes: with more than one, every
+    worker counts into one directory (`MULTIPROCESS_DIR`), given (its old counts wiped:
+    a new server starts from zero) or made for the run and removed after it. Set before
+    the workers start: prometheus-client reads it when a process imports it."""
+    if workers < 2:
+        yield
+        return
+    given = _shared_dir()
+    if given is not None:
+        given.mkdir(parents=True, exist_ok=True)
+        for old in given.glob("*.db"):
+            old.unlink()
+        yield
+        return
+    made = tempfile.mkdtemp(prefix="rummy-metrics-")
+    os.environ[MULTIPROCESS_DIR] = made
+    try:
+        yield
+    finally:
+        os.environ.pop(MULTIPROCESS_DIR, None)
+        shutil.rmtree(made, ignore_errors=True)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,13 +1,18 @@
 """The live stream: `GET /games/{game_id}/stream`, the caller's events as Server-Sent Events.
 
-The event hub (service/api/hub.py) wakes a stream when its game has new
-events; the stream then reads the events after the last version it sent
-from the store, so a wake only ever says "look"; every heartbeat it looks
-anyway. Reads follow the threading policy of service/api/deps.py.
+The event hub (service/api/hub.py) delivers each game's new events, read once
+per process, to every stream of the game; a stream sends those after the
+last version it sent. Streams of the same kind of caller (a seat, the
+public, the admin) share each event's redaction and encoding (`Delivery.memo`).
+A stream reads the store itself only to catch up: on opening (the events
+after the version it starts from), after a gap in what it was delivered, and
+when the hub says `LOOK`. A silent stream sends a heartbeat comment every
+`stream_heartbeat_ms` and reads nothing. Reads follow the threading policy of
+service/api/deps.py.
 
 While the store is unavailable, streams stay open: a stream whose read fails
 sends a comment saying so and reads again a heartbeat later (not on every
-wake), so an outage costs neither a hot loop nor a storm of reconnects.
+delivery), so an outage costs neither a hot loop nor a storm of reconnects.
 
 Each event is one message: `event:` its type (`card_drawn`), so a browser
 listens with `addEventListener("card_drawn", ...)`; `id:` its version;
@@ -26,19 +31,24 @@ for streams that ask.
 A browser's `EventSource` cannot send `Authorization`: it opens the stream
 with `?ticket=...` (service/api/tickets.py), spent by opening it.
 
-Streams end cleanly when the client goes, and when the server shuts down
-(the hub ends them). Past the hub's cap on open streams, a stream is refused
-(503 `too_many_streams`).
+The response is this module's own (`LiveStream`): litestar's `ServerSentEvent`
+gives every stream a task group, a task listening for the client's
+disconnect, a thread hop on opening and an encoder per message, 40 KB a
+stream in all where this one keeps about half (bench/stream.py). A stream is
+one task, waiting on its `Listener`; the client's disconnect is one
+`receive` call waiting beside it. Streams end cleanly when the client goes,
+and when the server shuts down (the hub ends them). Past the hub's cap on
+open streams, a stream is refused (503 `too_many_streams`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import weakref
-from collections.abc import AsyncIterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import partial
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 from uuid import UUID
 
 import msgspec
@@ -47,19 +57,27 @@ from litestar.di import NamedDependency
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.openapi.spec import Example
 from litestar.params import FromPath, HeaderParameter, QueryParameter
-from litestar.response import ServerSentEvent, ServerSentEventMessage
+from litestar.response.base import ASGIResponse
+from litestar.types import Receive, Scope, Send
 
 from service.api import convert
 from service.api.auth import stream_viewer
 from service.api.deps import OPTIONAL_BEARER, Authorization, Services
 from service.api.docs import problems
 from service.api.errors import STORE_FAILURES
-from service.api.hub import EventHub, Place, Waiter
+from service.api.hub import Delivery, EventHub, Listener, Look, Place
 from service.api.metrics import Metrics
 from service.domain.rules import RuleSet
 from service.game.results import GameState
 from service.projections.events import event_view
-from service.projections.views import Viewer, game_view
+from service.projections.views import Viewer
+
+if TYPE_CHECKING:
+    from litestar import Litestar, Request
+    from litestar.background_tasks import BackgroundTask, BackgroundTasks
+    from litestar.datastructures import Cookie
+    from litestar.enums import MediaType
+    from litestar.types import TypeEncodersMap
 
 BATCH = 500
 """Events read from the store at a time."""
@@ -67,75 +85,183 @@ RETRY_MS = 2000
 """How long an EventSource waits before reconnecting after a dropped stream."""
 VIEW_EVENT = "view"
 """The SSE event name of a view message (no event type is named so)."""
+MEDIA_TYPE = "text/event-stream"
+HEADERS = {"Cache-Control": "no-cache", "Connection": "keep-alive", "X-Accel-Buffering": "no"}
+"""What litestar's `ServerSentEvent` sends, kept: no cache, and no buffering by a proxy."""
+HEARTBEAT = b": heartbeat\r\n\r\n"
+UNAVAILABLE = b": store unavailable\r\n\r\n"
+
+
+def message(version: int, name: str, data: bytes) -> bytes:
+    """One SSE message, as litestar's `ServerSentEventMessage` writes it (its `data` is
+    JSON on one line: msgspec escapes every line break inside a string)."""
+    return b"id: %d\r\nevent: %s\r\ndata: %s\r\n\r\n" % (version, name.encode(), data)
 
 
 @dataclass(frozen=True, slots=True)
-class _Batch:
+class _Read:
     """What one read of the store gave a stream."""
 
     events: list[Any]
     more: bool
     """Whether the store has more events already: read again without waiting."""
-    view: str | None = None
+    view: bytes | None = None
     """The caller's view (JSON) at the last event's version, when the stream asks for
     views and has caught up with the game."""
     version: int = 0
     """The game's version the view shows."""
 
 
-@dataclass(frozen=True, slots=True)
-class _Stream:
-    services: Services
-    hub: EventHub
-    metrics: Metrics
-    game_id: UUID
-    viewer: Viewer
-    rules: RuleSet
-    players: int
-    after: int
-    place: Place
-    with_view: bool = False
+class _Stream(ASGIResponse):
+    """One live stream: litestar's response headers, then this class's body.
 
-    async def messages(self) -> AsyncIterator[ServerSentEventMessage]:
+    One coroutine (`__call__`) while the stream is open: with 10,000 streams each
+    frame and object kept costs, so the loop is not split into layers that would
+    all stay suspended beside it."""
+
+    __slots__ = (
+        "__weakref__",
+        "after",
+        "ended",
+        "game_id",
+        "hub",
+        "last",
+        "metrics",
+        "place",
+        "players",
+        "rules",
+        "services",
+        "viewer",
+        "with_view",
+    )
+    _should_set_content_length = False
+
+    def __init__(
+        self,
+        *,
+        services: Services,
+        hub: EventHub,
+        metrics: Metrics,
+        game_id: UUID,
+        viewer: Viewer,
+        rules: RuleSet,
+        players: int,
+        after: int,
+        place: Place,
+        with_view: bool = False,
+    ) -> None:
+        super().__init__(headers=HEADERS, media_type=MEDIA_TYPE)
+        self.services = services
+        self.hub = hub
+        self.metrics = metrics
+        self.game_id = game_id
+        self.viewer = viewer
+        self.rules = rules
+        self.players = players
+        self.after = after
+        self.place = place
+        self.with_view = with_view
+        self.last = after
+        """The version of the last event sent."""
+        self.ended = False
+        """Whether the last event sent ended the game."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """The response, until the game ends, the client goes or the server stops."""
+        hub = self.hub
         self.metrics.stream_opened()
         try:
-            with self.hub.watch(self.game_id) as waiter:
-                yield ServerSentEventMessage(
-                    data=None, comment=f"events of game {self.game_id}", retry=RETRY_MS
-                )
-                last = self.after
-                opening = True
-                while not self.hub.closed:
-                    waiter.event.clear()
-                    try:
-                        batch = await self._read(last, opening)
-                    except STORE_FAILURES:
-                        yield ServerSentEventMessage(data=None, comment="store unavailable")
-                        await self._pause(waiter)
-                        continue
-                    opening = False
-                    for event in batch.events:
-                        view = event_view(event, self.viewer, self.rules, self.players)
-                        last = event.originator_version
-                        yield ServerSentEventMessage(
-                            id=last, event=event.event_type, data=msgspec.json.encode(view).decode()
-                        )
-                    if batch.view is not None:
-                        yield ServerSentEventMessage(
-                            id=batch.version, event=VIEW_EVENT, data=batch.view
-                        )
-                    if batch.events and batch.events[-1].event_type == "game_finished":
-                        return
-                    if batch.more:
-                        continue
-                    if not await waiter.wait(self.hub.settings.heartbeat_seconds):
-                        yield ServerSentEventMessage(data=None, comment="heartbeat")
+            await self.start_response(send)
+            listener = hub.listen(self.game_id)
+            gone = asyncio.ensure_future(_disconnected(receive, listener))
+            try:
+                opening = f": events of game {self.game_id}\r\nretry: {RETRY_MS}\r\n\r\n"
+                await _write(send, opening.encode())
+                # Catch up from the store; new events meanwhile wait in the listener.
+                ended = await self._catch_up(send, listener, opening=True)
+                while not (ended or hub.closed or listener.hung_up):
+                    if not listener.ready():
+                        await listener.park(hub.settings.heartbeat_seconds)
+                        if not listener.ready():
+                            await _write(send, HEARTBEAT)
+                            continue
+                    ended = await self._take(send, listener)
+            finally:
+                gone.cancel()
+                hub.channels.leave(listener)
+            # The end of the body (the server drops it if the client is gone).
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
         finally:
             self.place.give_back()
             self.metrics.stream_closed()
-            self.hub.collect_closed()
+            hub.collect_closed()
 
-    async def _read(self, after: int, opening: bool) -> _Batch:
+    async def _take(self, send: Send, listener: Listener) -> bool:
+        """Send what was delivered (reading what it skips); True once the game ended."""
+        sent = look = False
+        for item in listener.take():
+            if isinstance(item, Look):
+                look = True
+                continue
+            if item.last <= self.last:
+                continue  # sent already (this process's save, then the watcher's)
+            if item.first > self.last + 1 or look:
+                # An earlier delivery is late, or missed: the store has it.
+                if await self._catch_up(send, listener, opening=False):
+                    return True
+                look = False
+                if item.last <= self.last:
+                    continue
+            messages = self._shared(item)
+            await _write(send, b"".join(messages[self.last + 1 - item.first :]))
+            self.last, sent = item.last, True
+            self.ended = item.events[-1].event_type == "game_finished"
+            if self.ended and not self.with_view:
+                return True
+        if look or (sent and self.with_view):
+            return await self._catch_up(send, listener, opening=False, view_due=sent)
+        return False
+
+    async def _catch_up(
+        self, send: Send, listener: Listener, *, opening: bool, view_due: bool = False
+    ) -> bool:
+        """Send what the store has after the last event sent (and the view, for a stream
+        that asks, once caught up); True once the game ended."""
+        while True:
+            try:
+                read = await self._read(self.last, opening or view_due)
+            except STORE_FAILURES:
+                await _write(send, UNAVAILABLE)
+                await listener.pause(self.hub.settings.heartbeat_seconds)
+                if self.hub.closed or listener.hung_up:
+                    return True
+                continue
+            opening = view_due = False
+            if read.events:
+                await _write(send, b"".join(self._encoded(event) for event in read.events))
+                self.last = read.events[-1].originator_version
+                self.ended = read.events[-1].event_type == "game_finished"
+            if read.view is not None:
+                await _write(send, message(read.version, VIEW_EVENT, read.view))
+            if self.ended:
+                return True
+            if not read.more:
+                return False
+
+    def _encoded(self, event: Any) -> bytes:
+        """`event` as this stream's caller may see it, as one message."""
+        view = event_view(event, self.viewer, self.rules, self.players)
+        return message(event.originator_version, event.event_type, msgspec.json.encode(view))
+
+    def _shared(self, delivery: Delivery) -> list[bytes]:
+        """Each of `delivery`'s events as one message for this kind of caller: made by
+        the first stream of the kind that sends it, shared by the others."""
+        found: list[bytes] | None = delivery.memo.get(self.viewer)
+        if found is None:
+            found = delivery.memo[self.viewer] = [self._encoded(e) for e in delivery.events]
+        return found
+
+    async def _read(self, after: int, opening: bool) -> _Read:
         """The events after version `after` (and, for a stream with views, the view
         once it has caught up: on `opening`, or after new events)."""
         services, game_id = self.services, self.game_id
@@ -143,33 +269,63 @@ class _Stream:
         if not self.with_view:
             read = partial(services.games.events_after, game_id, after, BATCH)
             events = await services.run(read, heavy=heavy)
-            return _Batch(events, more=len(events) == BATCH)
+            return _Read(events, more=len(events) == BATCH)
         work = partial(self._read_with_view, after, opening)
         return await services.run(work, heavy=heavy or services.rebuilds(game_id))
 
-    def _read_with_view(self, after: int, opening: bool) -> _Batch:
+    def _read_with_view(self, after: int, opening: bool) -> _Read:
         # The game first, then its events up to its version: the view then shows
         # exactly the last event sent, whatever is committed meanwhile.
         state = self.services.games.state(self.game_id)
-        read = self.services.games.events_after(self.game_id, after, BATCH)
+        read = []
+        if state.version > after:
+            read = self.services.games.events_after(self.game_id, after, BATCH)
         events = [event for event in read if event.originator_version <= state.version]
         last = events[-1].originator_version if events else after
         more = len(events) < len(read) or len(read) == BATCH
         if last != state.version or not (events or opening):
-            return _Batch(events, more=more)
-        view = msgspec.json.encode(game_view(state, self.viewer)).decode()
-        return _Batch(events, more=more, view=view, version=state.version)
+            return _Read(events, more=more)
+        view = self.services.views.view(state, self.viewer)
+        return _Read(events, more=more, view=view, version=state.version)
 
-    async def _pause(self, waiter: Waiter) -> None:
-        """A heartbeat's wait after a failed read, woken only to end: every stream
-        reading again on each wake of an outage would only queue on the store."""
-        deadline = asyncio.get_running_loop().time() + self.hub.settings.heartbeat_seconds
-        while not self.hub.closed:
-            left = deadline - asyncio.get_running_loop().time()
-            if left <= 0:
-                return
-            waiter.event.clear()
-            await waiter.wait(left)
+
+async def _write(send: Send, body: bytes) -> None:
+    await send({"type": "http.response.body", "body": body, "more_body": True})
+
+
+async def _disconnected(receive: Receive, listener: Listener) -> None:
+    """Hang up once the client goes (or the response is complete)."""
+    while (await receive())["type"] != "http.disconnect":
+        pass
+    listener.hang_up()
+
+
+class LiveStream(Response[None]):
+    """What the handler answers with: litestar hands over to the stream itself."""
+
+    __slots__ = ("stream",)
+
+    def __init__(self, stream: _Stream) -> None:
+        super().__init__(content=None, media_type=MEDIA_TYPE)
+        self.stream = stream
+
+    def to_asgi_response(
+        self,
+        app: Litestar | None,
+        request: Request[Any, Any, Any],
+        *,
+        background: BackgroundTask | BackgroundTasks | None = None,
+        cookies: Iterable[Cookie] | None = None,
+        encoded_headers: Iterable[tuple[bytes, bytes]] | None = None,
+        headers: dict[str, str] | None = None,
+        is_head_response: bool = False,
+        media_type: MediaType | str | None = None,
+        status_code: int | None = None,
+        type_encoders: TypeEncodersMap | None = None,
+    ) -> ASGIResponse:
+        for name, value in (headers or {}).items():
+            self.stream.headers.setdefault(name, value)
+        return self.stream
 
 
 _EXAMPLE_STREAM = (
@@ -293,10 +449,11 @@ def _open(
     after: int,
     *,
     with_view: bool,
-) -> ServerSentEvent:
+) -> LiveStream:
     """The stream of `state`'s game after version `after`, holding one of the hub's
     places (503 when none is left). It keeps what its views need, not the state."""
     hub.start()
+    place = hub.take_place()
     stream = _Stream(
         services=services,
         hub=hub,
@@ -306,11 +463,10 @@ def _open(
         rules=state.table.rules,
         players=state.table.players,
         after=after,
-        place=hub.take_place(),
+        place=place,
         with_view=with_view,
     )
-    messages = stream.messages()
     # A stream that never starts never runs its `finally`: its place is given
     # back when the collector takes it.
-    weakref.finalize(messages, stream.place.give_back)
-    return ServerSentEvent(messages)
+    weakref.finalize(stream, place.give_back)
+    return LiveStream(stream)

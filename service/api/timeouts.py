@@ -108,7 +108,8 @@ class BodyDeadline:
         self.seconds = seconds
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != ScopeType.HTTP:
+        if scope["type"] != ScopeType.HTTP or not _has_body(scope):
+            # Nothing to wait for (a GET, a live stream): the request as it is.
             await self.app(scope, receive, send)
             return
         deadline = asyncio.get_running_loop().time() + self.seconds
@@ -132,6 +133,15 @@ class BodyDeadline:
             return message
 
         await self.app(scope, receive_in_time, send)
+
+
+def _has_body(scope: Scope) -> bool:
+    """Whether the request says a body follows (HTTP/1.1: a length or chunks)."""
+    for name, value in scope["headers"]:
+        name = name.lower()
+        if name == b"transfer-encoding" or (name == b"content-length" and value.strip() != b"0"):
+            return True
+    return False
 
 
 def server_options(settings: Settings) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from functools import partial
 from typing import Protocol, cast
 from uuid import UUID, uuid4
 
-from eventsourcing.persistence import ApplicationRecorder, Subscription
+from eventsourcing.persistence import ApplicationRecorder, StoredEvent, Subscription
 
 from service.domain.actions import Action
 from service.domain.errors import IllegalMove, InvalidSeating
@@ -223,10 +223,14 @@ class RummyApplication(UnitOfWork):
             FeedEntry(
                 position=notification.id,
                 game_id=UUID(str(notification.originator_id)),
-                event=cast(GameEvent, self.mapper.to_domain_event(notification)),
+                event=self.event_of(notification),
             )
             for notification in notifications
         ]
+
+    def event_of(self, notification: StoredEvent) -> GameEvent:
+        """The event a notification of `feed` or `subscribe` stores."""
+        return cast(GameEvent, self.mapper.to_domain_event(notification))
 
     def last_position(self) -> int:
         """The position of the latest event of any game (0 before the first)."""

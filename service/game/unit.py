@@ -8,9 +8,10 @@ Queries read the game through `_current` (the latest) or `_load` (any version).
 The games cache (the library's, up to `AGGREGATE_CACHE_MAXSIZE` games) is
 copy-on-write: a cached game is never changed, so readers share it without a
 copy. A query first reads any events stored since (by this process or
-another), and caches the newer game it makes. A command does not read: it
-acts on a copy of the cached game and lets the save tell whether that was the
-latest (versions are unique in the store). Whatever a command decided on a
+another), and caches the newer game it makes; on SQLite it first asks,
+cheaply, whether there are any (service/game/freshness.py). A command does
+not read: it acts on a copy of the cached game and lets the save tell
+whether that was the latest (versions are unique in the store). Whatever a command decided on a
 copy that may be stale, a refusal or a lost race, is decided again on the
 game as stored; only then does it stand.
 
@@ -37,6 +38,7 @@ from eventsourcing.persistence import IntegrityError, Recording
 from service.game.aggregate import Game
 from service.game.errors import GameNotFound, WriteConflict
 from service.game.events import GameCreated, GameEvent
+from service.game.freshness import freshness_for
 from service.game.tokens import new_command_id
 from service.game.topics import register_moved_topics
 
@@ -80,6 +82,15 @@ class UnitOfWork(Application[UUID]):
         self.write_failure: Exception | None = None
         """Why the last write failed, until one succeeds (`check_writes`)."""
         self._caching = threading.Lock()
+        self._freshness = freshness_for(
+            self.env, getattr(self.recorder, "select_events_statement", None)
+        )
+        """The store's cheap "changed since?" where it has one (service/game/freshness.py)."""
+
+    def close(self) -> None:
+        if self._freshness is not None:
+            self._freshness.close()
+        super().close()
 
     def _command(self, game_id: UUID, command: Callable[[Game], T], doing: str) -> T:
         """Run `command` on a copy of the game and save what it records, all or nothing.
@@ -118,6 +129,9 @@ class UnitOfWork(Application[UUID]):
         if cached is None:
             game = self._load(game_id)
         else:
+            fresh = self._freshness
+            if fresh is not None and not fresh.newer(game_id, cached.version):
+                return cached
             newer = cast(list[GameEvent], list(self.events.get(game_id, gt=cached.version)))
             if not newer:
                 return cached

@@ -14,10 +14,10 @@ import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from service.api import games as games_api
 from service.bootstrap import bootstrap
 from service.config import Settings, Store
 from service.game.application import RummyApplication
+from service.projections import shared as shared_views
 from tests.api.client import ADMIN, ADMIN_TOKEN, PUBLIC, Api, Game, Who, draw, tag
 from tests.game.stores import StoreUnderTest
 from tests.rates import NO_RATE_LIMITS
@@ -206,7 +206,7 @@ def test_a_304_builds_no_view_reads_no_events_and_rebuilds_no_version(
         return unused() if version is not None else state(games, game_id)
 
     state = RummyApplication.state
-    monkeypatch.setattr(games_api, "game_view", unused)
+    monkeypatch.setattr(shared_views, "game_view", unused)
     monkeypatch.setattr(RummyApplication, "events_after", unused)
     monkeypatch.setattr(RummyApplication, "state", now_only)
 

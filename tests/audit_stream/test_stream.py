@@ -121,6 +121,17 @@ def test_a_stream_dropped_mid_game_and_resumed_with_last_event_id_gets_every_eve
         assert metric(client, "rummy_streams_opened_total") == 2
 
 
+def every_kind_of_viewer(tokens: list[str]) -> dict[str, dict[str, str]]:
+    """The headers of each kind of caller of a game (a seat twice), by name."""
+    return {
+        "seat 0": bearer(tokens[0]),
+        "seat 0 again": bearer(tokens[0]),
+        "seat 1": bearer(tokens[1]),
+        "public": {},
+        "admin": bearer(ADMIN_TOKEN),
+    }
+
+
 def events_in(messages: list[Message]) -> list[Message]:
     return [message for message in messages if message.id is not None]
 
@@ -140,13 +151,7 @@ def test_many_streams_at_once_each_get_the_callers_own_redacted_events(
         ).json()
         game_id = UUID(created["game_id"])
         tokens = [player["token"] for player in created["players"]]
-        viewers = {
-            "seat 0": bearer(tokens[0]),
-            "seat 0 again": bearer(tokens[0]),
-            "seat 1": bearer(tokens[1]),
-            "public": {},
-            "admin": bearer(ADMIN_TOKEN),
-        }
+        viewers = every_kind_of_viewer(tokens)
         streams: dict[str, list[Message]] = {name: [] for name in viewers}
         readers = [
             threading.Thread(

@@ -10,7 +10,7 @@ from uuid import UUID
 
 import pytest
 
-import service.api.stream
+import service.projections.shared
 from service.api.stream import VIEW_EVENT
 from service.projections.views import GameView, Viewer, game_view
 from tests.audit_stream.clients import EVENT_TYPES, Message, bearer, sse
@@ -72,7 +72,7 @@ def test_with_view_the_stream_sends_the_callers_view_each_time_it_has_caught_up(
         made.append(state.version)
         return game_view(state, viewer)
 
-    monkeypatch.setattr(service.api.stream, "game_view", counted)
+    monkeypatch.setattr(service.projections.shared, "game_view", counted)
     with served(sqlite_store) as (wiring, client):
         created = client.post("/games", json=CLASSIC_TWO_HANDS).json()
         game_id, token = UUID(created["game_id"]), created["players"][1]["token"]

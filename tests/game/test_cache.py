@@ -103,3 +103,28 @@ def test_a_game_read_once_is_not_changed_by_later_commands(shared_store: StoreUn
     assert before.table.hand is not None
     assert [list(held) for held in before.table.hand.hands] == hands
     assert after == games.state(game_id)
+
+
+def test_on_sqlite_a_query_asks_the_library_only_when_the_store_has_newer_events(
+    sqlite_store: StoreUnderTest,
+):
+    # The cheap check (service/game/freshness.py) stands in for the library's read
+    # when nothing is newer; when something is, the library reads it as before.
+    ahead, behind = sqlite_store.games(), sqlite_store.games()
+    game_id = _game(ahead)
+    cached = behind.state(game_id)
+    reads: list[int] = []
+    select = behind.recorder.select_events
+
+    def counted(*args, **kwargs):
+        reads.append(1)
+        return select(*args, **kwargs)
+
+    behind.recorder.select_events = counted  # type: ignore[method-assign]
+    for _ in range(5):
+        assert behind.state(game_id) == cached
+    assert reads == [], "nothing newer: the library was not asked"
+
+    play_moves(ahead, game_id, Player(random.Random(3)), 2)
+    assert behind.state(game_id) == ahead.state(game_id)
+    assert reads, "something newer: the library read it"

@@ -1,0 +1,86 @@
+"""Views made once and shared: each (game, version, caller) is encoded once per process.
+
+A game at a version never changes, so neither does what a caller sees of it:
+`SharedViews` keeps the encoded JSON of the latest views made (a bounded
+LRU, `SIZE` entries), keyed by the game, its version and the `Viewer` (a
+seat, the public, the admin: each its own view, so one seat's cards never
+reach another). Encoded bytes are immutable: every reader shares them, and
+nothing a reader does can change them for another.
+
+Who fills it: whoever makes a view (a GET, the POST that made the version for
+its actor, a stream sending views); the next caller of the same kind at the
+same version gets the bytes without computing `legal` or encoding anything.
+
+`costly(table, viewer)`: whether making a view may take long enough that it
+belongs off the event loop (service/api/deps.py's threading policy): the
+seat to move in a game with wild cards, whose `legal` lists every reading of
+every meld its hand makes (docs/performance.md: up to several ms).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from uuid import UUID
+
+import msgspec
+
+from service.domain.state import Status, Table
+from service.projections.views import GameSnapshot, Viewer, game_view
+
+SIZE = 4096
+"""Views kept: a few for each of a thousand games' latest versions (each a few KB)."""
+
+_Key = tuple[UUID, int, Viewer]
+
+
+class SharedViews:
+    """The encoded views made lately, by game, version and caller; safe from any thread."""
+
+    def __init__(self, size: int = SIZE) -> None:
+        self.size = size
+        self._lock = threading.Lock()
+        self._kept: OrderedDict[_Key, bytes] = OrderedDict()
+
+    def view(self, game: GameSnapshot, viewer: Viewer) -> bytes:
+        """`game_view(game, viewer)` as JSON, made only if no caller of the kind had it
+        made at this version."""
+        key = (game.game_id, game.version, viewer)
+        found = self.get(key)
+        if found is None:
+            found = msgspec.json.encode(game_view(game, viewer))
+            self._keep(key, found)
+        return found
+
+    def find(self, game_id: UUID, version: int, viewer: Viewer) -> bytes | None:
+        """The view if it was made (a replay can then skip rebuilding the game)."""
+        return self.get((game_id, version, viewer))
+
+    def get(self, key: _Key) -> bytes | None:
+        with self._lock:
+            found = self._kept.get(key)
+            if found is not None:
+                self._kept.move_to_end(key)
+            return found
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+    def _keep(self, key: _Key, view: bytes) -> None:
+        with self._lock:
+            self._kept[key] = view
+            self._kept.move_to_end(key)
+            while len(self._kept) > self.size:
+                self._kept.popitem(last=False)
+
+
+def costly(table: Table, viewer: Viewer) -> bool:
+    """Whether `viewer`'s view of `table` may take long to make (see the module)."""
+    hand = table.hand
+    return (
+        viewer.seat is not None
+        and table.rules.has_wilds
+        and hand is not None
+        and table.status is Status.PLAYING
+        and hand.turn == viewer.seat
+    )
