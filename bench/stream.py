@@ -20,7 +20,9 @@ another checkout's code) and measures, in order:
    `--pace` seconds in each: the delivery latency of every event to every
    stream of its game, from the moment its POST was sent to the moment the
    stream received it (p50, p99, the worst; missed deliveries are counted);
-4. every stream closed, and the RSS `--settle` seconds later.
+4. every stream closed, and the RSS `--settle` seconds later; with `--rounds N`,
+   the same streams opened and closed N-1 times more, RSS each time (memory a
+   round leaves is used again by the next, not added to).
 
 Only the server process's CPU is counted (from /proc: the bench's own client
 runs on the same cores; its CPU is printed apart). The default heartbeat is the
@@ -72,6 +74,7 @@ class Options:
     code: Path | None
     seed: int
     server_env: list[str]
+    rounds: int
 
 
 def rss_mb(pid: int) -> float:
@@ -358,6 +361,18 @@ async def bench(server: Replica, options: Options) -> None:
         f"  closed, {options.settle:g} s later: RSS {closed_rss:.0f} MB, "
         f"{100 * (closed_rss - floor_rss) / floor_rss:+.1f}% of the floor (target within 10%)"
     )
+    for again in range(2, options.rounds + 1):
+        # The same streams again: memory the first round left is used again, not added to.
+        reopened, answers = await open_streams(port, [(g, t, False) for g, t, _ in wanted])
+        await asyncio.sleep(2)
+        open_rss = rss_mb(pid)
+        for stream in reopened:
+            stream.close()
+        await asyncio.sleep(options.settle)
+        print(
+            f"  round {again}: {answers}, RSS {open_rss:.0f} MB open, {rss_mb(pid):.0f} MB "
+            f"{options.settle:g} s after closing"
+        )
 
 
 def raise_file_limit(streams: int) -> None:
@@ -403,6 +418,9 @@ def parse_args(argv: Sequence[str] | None) -> Options:
     parser.add_argument("--heartbeat-ms", type=int, help="the server's heartbeat (its default)")
     parser.add_argument("--code", type=Path, help="serve the code of this checkout")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--rounds", type=int, default=1, help="open and close the idle streams again (1)"
+    )
     parser.add_argument(
         "--server-env", action="append", default=[], metavar="NAME=VALUE", help="for the server"
     )

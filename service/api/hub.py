@@ -52,7 +52,7 @@ from types import FrameType
 from typing import Any
 from uuid import UUID
 
-from eventsourcing.persistence import ApplicationRecorder, Subscription
+from eventsourcing.persistence import ApplicationRecorder, Notification, Subscription
 
 from service.api.errors import LimitExceeded
 from service.config import Settings
@@ -236,7 +236,9 @@ class Channels:
     hand, without a read."""
 
     def __init__(self) -> None:
-        self._lock = threading.Lock()
+        # Re-entrant: a signal handler (`end_streams_on_signals`) runs on the loop's
+        # thread, perhaps while it holds the lock.
+        self._lock = threading.RLock()
         self._by_game: dict[UUID, list[_Channel]] = {}
 
     def join(self, game_id: UUID) -> Listener:
@@ -283,6 +285,13 @@ class Channels:
             delivery = Delivery(events)
             for channel in channels:
                 channel.send(partial(channel.deliver, delivery))
+
+    def look(self, game_id: UUID) -> None:
+        """Tell `game_id`'s streams to read the store after their last version."""
+        with self._lock:
+            channels = list(self._by_game.get(game_id, ()))
+        for channel in channels:
+            channel.send(partial(channel.deliver, LOOK))
 
     def look_all(self) -> None:
         """Tell every stream to read the store after its last version; from any thread."""
@@ -442,10 +451,21 @@ class EventHub:
                     game_id = UUID(str(notification.originator_id))
                     # Read back only for the games someone follows here.
                     if self.channels.listened(game_id):
-                        self.channels.publish(game_id, [self.games.event_of(notification)])
+                        self._publish(game_id, notification)
         finally:
             with self._lock:
                 self._subscription = None
+
+    def _publish(self, game_id: UUID, notification: Notification) -> None:
+        try:
+            event = self.games.event_of(notification)
+        except Exception:
+            # Not for this watcher to judge a stored event: the streams read it
+            # themselves, and each answers what it finds.
+            log.exception("a notification of game %s could not be read back", game_id)
+            self.channels.look(game_id)
+        else:
+            self.channels.publish(game_id, [event])
 
     def _poll(self) -> None:
         while not self._stop.is_set():
