@@ -17,7 +17,6 @@ from service.domain.actions import Action, Declare, Discard, Draw, Drop, SubmitG
 from service.domain.cards import Card, sorted_cards
 from service.domain.decks import DeckSource
 from service.domain.errors import (
-    CardNotInHand,
     DiscardTakenCard,
     IllegalMove,
     IncompleteDeclaration,
@@ -185,17 +184,9 @@ def _submit_problem(table: Table, seat: int, shown: Sequence[Sequence[Card]]) ->
     problem = _submit_turn_problem(table, seat)
     if problem is not None:
         return problem
-    held = Counter(card.code for card in checks.hand_of(table).hands[seat])
-    named = Counter(card.code for group in shown for card in group)
-    for code, count in named.items():
-        if count > held[code]:
-            had = held[code]
-            return CardNotInHand(
-                f"{code} is not in your hand."
-                if had == 0
-                else f"You hold {code} {checks.times(had)}, but your groups name it {count} times."
-            )
-    return None
+    # Every card named must be held as often as it is named: the check a meld meets.
+    named = [card for group in shown for card in group]
+    return checks.not_held(table, checks.hand_of(table), seat, named)
 
 
 def _submit_turn_problem(table: Table, seat: int) -> IllegalMove | None:
