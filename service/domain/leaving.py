@@ -36,6 +36,12 @@ def leave_problem(table: Table, seat: int) -> IllegalMove | None:
         return GameOver("The game is over: there is nothing left to leave.")
     if table.left[seat]:
         return SeatLeft(f"Seat {seat}'s player has already left this game.")
+    hand = table.hand
+    showing = hand is not None and hand.phase is Phase.SHOW and hand.statuses is not None
+    if showing and hand.statuses[seat] is DealStatus.DECLARED:  # type: ignore[union-attr,index]
+        return WrongPhase(
+            "Your valid declaration is being shown: leave once the others have shown."
+        )
     return None
 
 
