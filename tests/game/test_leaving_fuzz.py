@@ -43,10 +43,11 @@ class Clock:
         return self.now
 
 
-def _rules(name: str, players: int, rng: Random) -> RuleSet:
+def _rules(name: str, players: int, number: int, rng: Random) -> RuleSet:
+    """Random clock rules; `abandon` alternates (forfeit in odd games where played)."""
     variant = RuleSet.from_dict(RULES[name]).variant
     forfeit_allowed = variant is Variant.INDIAN or players == 2
-    abandon = rng.choice([Abandon.BOT, Abandon.FORFEIT]) if forfeit_allowed else Abandon.BOT
+    abandon = Abandon.FORFEIT if forfeit_allowed and number % 2 else Abandon.BOT
     return RuleSet.from_dict(
         {
             **RULES[name],
@@ -84,7 +85,7 @@ def test_random_leaves_and_timeouts_keep_every_invariant_and_verify(name: str) -
     seen: Counter[str] = Counter()
     for number in range(GAMES):
         players = rng.randint(low, high)
-        rules = _rules(name, players, rng)
+        rules = _rules(name, players, number, rng)
         pack = Counter(rules.pack)
         created = games.create_game(
             NewGame(
