@@ -16,7 +16,9 @@ THREE = [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cy"}]
 TWO = THREE[:2]
 
 
-def leave(game: Game, seat: int, resign: bool = False, **headers: str) -> httpx.Response:
+def leave(
+    game: Game, seat: int, resign: bool = False, headers: dict[str, str] | None = None
+) -> httpx.Response:
     response = game.api.client.post(
         f"/games/{game.id}/leave", json={"resign": resign}, headers=game.headers(seat, headers)
     )
@@ -60,10 +62,10 @@ def test_a_resignation_at_two_seats_ends_the_game_for_the_other(api: Api) -> Non
 def test_a_leave_is_idempotent_by_key_and_conditional_by_if_match(api: Api) -> None:
     game = api.create(players=THREE)
     version = game.view(PUBLIC)["version"]
-    stale = leave(game, 0, **{"If-Match": f'"{version - 1}"'})
+    stale = leave(game, 0, headers={"If-Match": f'"{version - 1}"'})
     assert problem(stale) == (412, "version_conflict")
-    first = leave(game, 0, **{"Idempotency-Key": "bye-1"})
-    again = leave(game, 0, **{"Idempotency-Key": "bye-1"})
+    first = leave(game, 0, headers={"Idempotency-Key": "bye-1"})
+    again = leave(game, 0, headers={"Idempotency-Key": "bye-1"})
     assert first.json()["version"] == again.json()["version"]
     other = game.api.client.post(
         f"/games/{game.id}/leave",
