@@ -77,6 +77,7 @@ def test_a_takeover_without_its_timeouts_fails(export: Export) -> None:
     index = place_of(export, "player_left", reason="timed_out")
     del export["events"][index - 1]  # the timeout that reached the limit
     found = failure(rechain(export))
+    assert found.position is not None
     assert found.position <= index
 
 
