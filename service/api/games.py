@@ -396,9 +396,9 @@ class GamesController(Controller):
         summary="Leave the game, or resign it",
         description=(
             'A player\'s token leaves its seat for good. `{"resign": true}` concedes: a '
-            "forfeit wherever one is played (Indian Rummy; two-seat games of the other "
-            "variants). A plain leave follows the game's rule `abandon`: `bot` (the "
-            "default), the server's bot plays the seat on; `forfeit`, as a resignation. "
+            "forfeit (the seat plays no more and cannot win). A plain leave follows the "
+            "game's rule `abandon`: `bot` (the default), the server's bot plays the seat "
+            "on; `forfeit`, as a resignation. "
             "The answer is the player's view, which its token can still read; the seat "
             "acts no more (409 `seat_left`, also for a second leave). docs/rules.md "
             '"Leaving and turn clocks" says what a forfeit does in each variant. '

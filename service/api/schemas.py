@@ -346,9 +346,8 @@ ActionBody = Action | Annotated[list[Action], Meta(min_length=1, max_length=64)]
 
 
 class Leave(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
-    """Leave the game for good: `resign: true` concedes it (a forfeit wherever one is
-    played); a plain leave follows the game's rule `abandon` (docs/rules.md "Leaving
-    and turn clocks")."""
+    """Leave the game for good: `resign: true` concedes it (a forfeit); a plain leave
+    follows the game's rule `abandon` (docs/rules.md "Leaving and turn clocks")."""
 
     resign: bool = False
 

@@ -45,20 +45,14 @@ def leave_problem(table: Table, seat: int) -> IllegalMove | None:
     return None
 
 
-def can_forfeit(table: Table) -> bool:
-    """Whether a seat of this game may forfeit: in Indian Rummy always; in the Western
-    variants at two seats only (docs/rules.md says why)."""
-    return table.rules.variant is Variant.INDIAN or table.players == 2
-
-
 def decide_leave(table: Table, seat: int, decks: DeckSource, *, resign: bool) -> list[Event]:
-    """`seat`'s player leaves (`resign`: concedes). A resignation forfeits wherever a
-    forfeit exists; a leave follows the rule `abandon`."""
+    """`seat`'s player leaves (`resign`: concedes). A resignation forfeits; a leave
+    follows the rule `abandon`."""
     problem = leave_problem(table, seat)
     if problem is not None:
         raise problem
     reason = LeaveReason.RESIGNED if resign else LeaveReason.LEFT
-    forfeit = can_forfeit(table) and (resign or table.rules.abandon is Abandon.FORFEIT)
+    forfeit = resign or table.rules.abandon is Abandon.FORFEIT
     return abandon(table, seat, decks, reason, forfeit=forfeit)
 
 

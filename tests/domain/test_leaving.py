@@ -8,7 +8,7 @@ from collections import Counter
 
 import pytest
 
-from service.domain.actions import Declare, Discard, Draw, Drop, SubmitGroups
+from service.domain.actions import Declare, Discard, Draw, Drop, Meld, SubmitGroups
 from service.domain.cards import Card, Rank
 from service.domain.errors import (
     GameNotStarted,
@@ -22,6 +22,7 @@ from service.domain.events import (
     Event,
     GameFinished,
     GroupsSubmitted,
+    HandDealt,
     PlayerEliminated,
     PlayerLeft,
     TurnTimedOut,
@@ -29,6 +30,7 @@ from service.domain.events import (
 )
 from service.domain.flow import settle
 from service.domain.groupings import best_grouping
+from service.domain.knock import pot
 from service.domain.leaving import (
     decide_leave,
     decide_timeout,
@@ -36,10 +38,11 @@ from service.domain.leaving import (
     timeout_problem,
     turn_key,
 )
-from service.domain.rules import CLASSIC, Abandon, RuleSet
+from service.domain.rules import CLASSIC, Abandon, Exhausted, RuleSet
+from service.domain.scoring import game_winner, points_for_values
 from service.domain.state import DealStatus, DropKind, LeaveReason, Phase, Source, Status, Table
 from tests.domain.indian_tables import groups_of, indian_game, indian_rules
-from tests.domain.tables import Game, seated_game
+from tests.domain.tables import Game, card, cards, new_game, seated_game
 
 STOCK = Draw(Source.STOCK)
 
@@ -127,11 +130,8 @@ def test_every_variant_has_the_three_options(variant: str) -> None:
     assert built.timeouts_before_takeover == 100
 
 
-def test_the_western_variants_forfeit_at_two_seats_only() -> None:
-    forfeit = rules(abandon="forfeit")
-    forfeit.check_players(2)
-    with pytest.raises(InvalidRules, match="abandon"):
-        forfeit.check_players(3)
+def test_every_variant_may_forfeit_at_any_number_of_seats() -> None:
+    rules(abandon="forfeit").check_players(6)
     indian_rules(4, abandon="forfeit").check_players(4)
 
 
@@ -269,11 +269,81 @@ def test_a_leave_under_forfeit_forfeits_and_the_other_seat_wins() -> None:
     assert game.table.winner == 0
 
 
-def test_a_resignation_at_three_western_seats_hands_the_seat_to_the_bot() -> None:
+def test_a_resignation_forfeits_whatever_abandon_says_and_the_others_play_on() -> None:
     game = seated_game(CLASSIC, 3)
     made = leave(game, 2, resign=True)
-    assert made == [PlayerLeft(player=2, reason=LeaveReason.RESIGNED, replaced=True)]
+    assert made == [PlayerLeft(player=2, reason=LeaveReason.RESIGNED, replaced=False)]
+    assert game.table.forfeited[2]
     assert game.table.status is Status.PLAYING
+
+
+# --- a forfeit in the other variants ------------------------------------------------------
+
+NO_BONUS = RuleSet.from_dict({"rummy_bonus": "none", "hand_size": 3})
+"""Three cards each, so a hand is gone out of in one turn, and no rummy bonus."""
+
+
+def three_seats() -> Game:
+    """Ann deals; Bob (seat 1) moves first and can go out with his run; Cy is seat 2."""
+    return new_game(["KD QD JD", "AS 2S 3S", "KC QC 9H"], "5H", "7D 8D", rules=NO_BONUS)
+
+
+def test_a_forfeiter_s_turn_passes_on_and_it_takes_no_more() -> None:
+    game = three_seats()
+    assert game.hand.turn == 1
+    leave(game, 1, resign=True)
+    assert game.hand.turn == 2
+    turn(game, 2)
+    assert game.hand.turn == 0
+    turn(game, 0)
+    assert game.hand.turn == 2, "seat 1 is passed over"
+    assert pack_kept(game)
+
+
+def test_a_forfeiter_s_hand_counts_against_it_unshown_and_the_winner_collects_it() -> None:
+    game = three_seats()
+    leave(game, 2, resign=True)
+    game.act(1, STOCK, Meld(tuple(cards("AS 2S 3S"))), Discard(card("7D")))
+    result = game.last
+    assert result.out_seat == 1
+    assert result.points == (0, 30 + 29, 0), "KD QD JD, and Cy's KC QC 9H"
+    assert result.values[2] == 29
+    assert result.remaining[2] == (), "set aside face down: never shown"
+    assert result.remaining[0] == tuple(cards("KD QD JD"))
+
+
+def test_later_hands_are_dealt_among_the_seats_still_in() -> None:
+    game = three_seats()
+    leave(game, 2, resign=True)
+    game.act(1, STOCK, Meld(tuple(cards("AS 2S 3S"))), Discard(card("7D")))
+    dealt = next(event for event in reversed(game.events) if isinstance(event, HandDealt))
+    assert dealt.seats == (0, 1)
+    assert dealt.dealer == 1, "the deal passes on to the next seat still in"
+    assert game.hand.hands[2] == []
+    assert [len(held) for held in game.hand.hands[:2]] == [3, 3]
+    assert game.hand.turn == 0
+    assert pack_kept(game)
+
+
+def test_a_forfeiter_never_wins_a_hand_nor_the_game() -> None:
+    # A hand nobody goes out of: the forfeiter's lower count does not win it.
+    assert points_for_values([30, 20, 5], RuleSet(exhausted=Exhausted.SCORE), out=(2,)) == [
+        0,
+        10,
+        0,
+    ]
+    # A knock: the forfeiter neither undercuts nor wins, and pays what it is over.
+    settled = pot([9, 4, 2], 1, penalty=10, bonus=25, out=(2,))
+    assert (settled.undercut, settled.winners, settled.pot) == (False, (1,), 5)
+    # The game: the best total among the seats still in.
+    assert game_winner([90, 100, 120], 3, RuleSet(), out=(2,)) == 1
+
+
+def test_a_game_forfeited_down_to_one_seat_ends_and_it_wins() -> None:
+    game = seated_game(CLASSIC, 3)
+    leave(game, 0, resign=True)
+    made = leave(game, 2, resign=True)
+    assert made[-1] == GameFinished(winner=1, totals=(0, 0, 0))
 
 
 # --- Indian forfeits --------------------------------------------------------------------
