@@ -6,11 +6,15 @@ the deadline survives a restart; a leave answers like an action."""
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
+from typing import Any
 from uuid import UUID
 
 import pytest
 
+from service.bootstrap import open_games
+from service.config import Settings, Store
 from service.domain.actions import Discard, Draw
 from service.domain.errors import SeatLeft
 from service.domain.rules import RuleSet
@@ -261,3 +265,30 @@ def test_a_resignation_at_two_seats_ends_the_game(store: StoreUnderTest) -> None
     left = games.leave(game_id, 0, resign=True)
     assert left.state.table.status is Status.FINISHED
     assert left.state.table.winner == 1
+
+
+class Heard:
+    """An observer of saves, as the live streams' channels are."""
+
+    def __init__(self) -> None:
+        self.events: list[Any] = []
+
+    def saved(self, events: Sequence[Any]) -> None:
+        self.events.extend(events)
+
+    def write_conflict(self) -> None:
+        pass
+
+
+def test_the_streams_hear_a_timeout_as_it_is_recorded() -> None:
+    clock = Clock()
+    heard = Heard()
+    games = open_games(Settings(store=Store.MEMORY), observers=(heard,), clock=clock)
+    game_id = new_game(games)
+    version = due(games, clock, game_id)
+    heard.events.clear()
+    assert games.time_out(game_id, version)
+    assert heard.events[0].event_type == "turn_timed_out"
+    assert [event.originator_version for event in heard.events] == [
+        event.originator_version for event in games.events_after(game_id, version)
+    ]

@@ -93,13 +93,14 @@ def test_random_leaves_and_timeouts_keep_every_invariant_and_verify(name: str) -
             )
         )
         game_id = created.game_id
-        for _ in range(MAX_STEPS):
+        leave_at = rng.randrange(8)  # one leave early in every game, more at random
+        for step in range(MAX_STEPS):
             state = games.state(game_id)
             table = state.table
             if table.status is Status.FINISHED:
                 break
             roll = rng.random()
-            if roll < 0.01:
+            if roll < 0.01 or step == leave_at:
                 people = [seat for seat in range(players) if not table.left[seat]]
                 games.leave(game_id, rng.choice(people), resign=rng.random() < 0.5)
                 continue
