@@ -21,7 +21,7 @@ from service.domain.leaving import turn_key, waits_for
 from service.domain.setup import check_new_game
 from service.domain.state import DealStatus, Phase
 from service.game.aggregate import Game, IdempotentRequest, SeatEntry
-from service.game.clock import turn_deadline
+from service.game.clock import Deadline, turn_deadline
 from service.game.commands import Idempotency, NewGame, NewSeat
 from service.game.errors import (
     ExplicitDealForbidden,
@@ -285,6 +285,11 @@ class RummyApplication(UnitOfWork):
             return self._command(game_id, fire, "timing out")
         except _Stale:
             return False  # the store does not hold that version
+
+    def deadline(self, game_id: UUID) -> Deadline | None:
+        """The turn deadline of the game as stored now (service/game/clock.py), or None:
+        what a scheduler arms after a save, to fire with `time_out`."""
+        return turn_deadline(self._current(game_id))
 
     def state(self, game_id: UUID, version: int | None = None) -> GameState:
         """The game now, or as it was at `version`."""

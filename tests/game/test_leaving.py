@@ -63,6 +63,22 @@ def test_the_deadline_is_the_turn_s_start_plus_turn_seconds(store: StoreUnderTes
     assert games.state(game_id).turn_deadline == dealt.timestamp + timedelta(seconds=30)
 
 
+def test_the_application_names_the_deadline_to_arm(store: StoreUnderTest) -> None:
+    games = store.games(Clock())
+    game_id = new_game(games)
+    state = games.state(game_id)
+    deadline = games.deadline(game_id)
+    assert deadline is not None
+    assert state.table.hand is not None
+    assert (deadline.game_id, deadline.version, deadline.seat, deadline.at) == (
+        game_id,
+        state.version,
+        state.table.hand.turn,
+        state.turn_deadline,
+    )
+    assert games.deadline(new_game(games, RuleSet())) is None
+
+
 def test_no_clock_no_deadline_and_no_timeout(store: StoreUnderTest) -> None:
     clock = Clock()
     games = store.games(clock)
