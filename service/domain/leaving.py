@@ -36,13 +36,19 @@ def leave_problem(table: Table, seat: int) -> IllegalMove | None:
         return GameOver("The game is over: there is nothing left to leave.")
     if table.left[seat]:
         return SeatLeft(f"Seat {seat}'s player has already left this game.")
-    hand = table.hand
-    showing = hand is not None and hand.phase is Phase.SHOW and hand.statuses is not None
-    if showing and hand.statuses[seat] is DealStatus.DECLARED:  # type: ignore[union-attr,index]
+    if _declared_and_shown(table, seat):
         return WrongPhase(
             "Your valid declaration is being shown: leave once the others have shown."
         )
     return None
+
+
+def _declared_and_shown(table: Table, seat: int) -> bool:
+    """Indian: `seat`'s valid declaration is in its show (the deal is all but won)."""
+    hand = table.hand
+    if hand is None or hand.phase is not Phase.SHOW or hand.statuses is None:
+        return False
+    return hand.statuses[seat] is DealStatus.DECLARED
 
 
 def decide_leave(table: Table, seat: int, decks: DeckSource, *, resign: bool) -> list[Event]:
