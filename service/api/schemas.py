@@ -216,15 +216,19 @@ class CreateGame(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     seed: Annotated[str, Meta(min_length=1, max_length=256)] | None = None
     decks: Annotated[list[Deck], Meta(max_length=MAX_DECKS)] | None = None
     dealer: Annotated[int, Meta(ge=0, le=MAX_PLAYERS - 1)] | None = None
-    unlisted: Annotated[
-        bool,
-        Meta(
-            description=(
-                "Keep the game out of the lobby (`GET /lobby`): its open seats are joined "
-                "by its id alone, e.g. from a link its creator shares. Default: listed."
-            )
-        ),
-    ] = False
+    unlisted: (
+        Annotated[
+            bool,
+            Meta(
+                description=(
+                    "`true`: keep the game out of the lobby (`GET /lobby`); its open seats "
+                    "are joined by its id alone, e.g. from a link its creator shares. "
+                    "Left out (or `false`, or null): listed while a seat is open."
+                )
+            ),
+        ]
+        | None
+    ) = None
 
 
 class JoinGame(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
