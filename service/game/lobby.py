@@ -359,6 +359,9 @@ class _SQLiteRows:
                 f"ON {TABLE} (variant, created_at, game_id)"
             )
             cursor.execute(
+                f"CREATE INDEX IF NOT EXISTS {TABLE}_seats ON {TABLE} (seats, created_at, game_id)"
+            )
+            cursor.execute(
                 f"CREATE TABLE IF NOT EXISTS {POSITION_TABLE} "
                 "(id INTEGER PRIMARY KEY CHECK (id = 1), position INTEGER NOT NULL)"
             )
@@ -465,6 +468,11 @@ class _PostgresRows:
             cursor.execute(
                 SQL("CREATE INDEX IF NOT EXISTS {} ON {} (variant, created_at, game_id)").format(
                     Identifier(f"{TABLE}_variant"), table
+                )
+            )
+            cursor.execute(
+                SQL("CREATE INDEX IF NOT EXISTS {} ON {} (seats, created_at, game_id)").format(
+                    Identifier(f"{TABLE}_seats"), table
                 )
             )
             cursor.execute(
