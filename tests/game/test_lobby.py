@@ -3,6 +3,7 @@ stays right when a process dies after saving or when replicas share it."""
 
 from __future__ import annotations
 
+import threading
 from uuid import UUID
 
 import pytest
@@ -150,3 +151,36 @@ def test_a_cursor_it_did_not_make_is_refused():
     for bad in ("", "zzz", "12.abc", f"-1.{'0' * 32}", f"1.{'A' * 32}", f"1{'0' * 18}.{'0' * 32}"):
         with pytest.raises(BadCursor):
             Cursor.decode(bad)
+
+
+def test_replicas_reading_and_writing_at_once_lose_no_event(
+    shared_store: StoreUnderTest,
+):
+    # Every reader catches the lobby up; two replicas' readers race to move the one
+    # stored position. A creation or a join lost in the race shows in the rows.
+    replicas = [shared_store.games(), shared_store.games()]
+    made: list[UUID] = []
+    errors: list[BaseException] = []
+
+    def work(number: int) -> None:
+        games = replicas[number % 2]
+        try:
+            for _ in range(6):
+                game_id = _open(games, 3)
+                made.append(game_id)
+                games.join_game(game_id, NewSeat(f"w{number}"))
+                games.lobby_page(LobbyQuery())
+        except BaseException as error:  # reported below, in the test's thread
+            errors.append(error)
+
+    threads = [threading.Thread(target=work, args=(number,)) for number in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    assert errors == []
+    for games in replicas:
+        listed = _all(games, limit=7)
+        assert sorted(game.game_id for game in listed) == sorted(made)
+        assert {(game.seats_taken, game.open_seats) for game in listed} == {(1, 2)}
