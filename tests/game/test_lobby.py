@@ -9,6 +9,7 @@ from uuid import UUID
 import pytest
 
 from service.domain.rules import RuleSet, Variant
+from service.game import lobby
 from service.game.application import RummyApplication
 from service.game.commands import NewGame, NewSeat
 from service.game.lobby import Cursor, LobbyQuery, OpenGame
@@ -184,3 +185,25 @@ def test_replicas_reading_and_writing_at_once_lose_no_event(
         listed = _all(games, limit=7)
         assert sorted(game.game_id for game in listed) == sorted(made)
         assert {(game.seats_taken, game.open_seats) for game in listed} == {(1, 2)}
+
+
+def test_a_catch_up_that_fails_half_way_changes_nothing(
+    shared_store: StoreUnderTest, monkeypatch: pytest.MonkeyPatch
+):
+    # The position moves first in the catch-up's transaction, then the rows: a
+    # process that dies in between must leave both as they were, or the games it
+    # was reading would never be listed.
+    games = shared_store.games()
+    first = _open(games, 2)
+    assert [game.game_id for game in _all(games)] == [first]
+    second = _open(games, 3)
+
+    def dies(*_: object) -> None:
+        raise RuntimeError("the process died here")
+
+    monkeypatch.setattr(lobby, "fold", dies)
+    with pytest.raises(RuntimeError):
+        games.lobby_page(LobbyQuery())
+    monkeypatch.undo()
+
+    assert [game.game_id for game in _all(shared_store.games())] == [second, first]
