@@ -554,6 +554,15 @@ def test_an_open_table_is_listed_in_the_lobby_and_joined_with_a_click(
     expect(row).to_contain_text("1 open seat")
     expect(row).to_contain_text("with Ann")
     assert tables.locator(f'li[data-game="{unlisted}"]').count() == 0
+    # Ann's own browser lists her table as hers, with no second seat to take.
+    ann.open_lobby()
+    own = ann.page.get_by_role("region", name="Open tables").locator(f'li[data-game="{listed}"]')
+    expect(own.get_by_role("link", name="your seat, Ann")).to_have_attribute(
+        "href", f"/play?game={listed}"
+    )
+    assert own.get_by_role("button").count() == 0
+    ann.page.goto(f"{server_url}/play?game={listed}")
+    ann.page.wait_for_selector("#app[data-version]")
     bob.page.get_by_label("Your name", exact=True).fill("Bob")
     row.get_by_role("button", name="Join Classic, 2 players with Ann").click()
 

@@ -6,7 +6,7 @@
 import { createGame, getDocument, getLobby, joinGame } from "./api.js";
 import { h, field, replace } from "./dom.js";
 import { botNames, seatRange, title, variantRules } from "./rules.js";
-import { allSeats, forgetSeat, keepSeat } from "./seats.js";
+import { allSeats, forgetSeat, keepSeat, seatOf } from "./seats.js";
 import { showProblem } from "./notice.js";
 
 /** @typedef {import("./rules.js").Option} Option */
@@ -314,11 +314,22 @@ function openTables() {
 function openTable(game) {
   const seated = game.players.flatMap((player) => (player ? [player.name] : []));
   const what = `${title(game.variant)}, ${game.seats} players`;
+  const page = `/play?game=${encodeURIComponent(game.game_id)}`;
+  const mine = seatOf(game.game_id);
+  const summary = [
+    h("strong", {}, what),
+    ` · ${game.open_seats} open ${game.open_seats === 1 ? "seat" : "seats"}`,
+    seated.length ? ` · with ${seated.join(", ")}` : "",
+    ` · since ${new Date(game.created_at).toLocaleTimeString()} `,
+  ];
+  if (mine) {
+    // A seat this browser holds already: back to it, never a second seat.
+    return h("li", { "data-game": game.game_id }, summary, h("a", { href: page }, `your seat, ${mine.name}`));
+  }
   const join = h("button", { type: "button", class: "small primary", "aria-label": `Join ${what}${seated.length ? ` with ${seated.join(", ")}` : ""}` }, "Join");
   join.addEventListener("click", async () => {
     const input = document.getElementById("your-name");
     const name = input instanceof HTMLInputElement ? input.value.trim() : "";
-    const page = `/play?game=${encodeURIComponent(game.game_id)}`;
     if (!name) {
       location.assign(page);
       return;
@@ -333,13 +344,5 @@ function openTable(game) {
       join.disabled = false;
     }
   });
-  return h(
-    "li",
-    { "data-game": game.game_id },
-    h("strong", {}, what),
-    ` · ${game.open_seats} open ${game.open_seats === 1 ? "seat" : "seats"}`,
-    seated.length ? ` · with ${seated.join(", ")}` : "",
-    ` · since ${new Date(game.created_at).toLocaleTimeString()} `,
-    join,
-  );
+  return h("li", { "data-game": game.game_id }, summary, join);
 }
