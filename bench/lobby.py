@@ -4,6 +4,7 @@ Run it as a module from the project root:
 
     uv run python -m bench.lobby 2>/dev/null                       # 10,000 games, both stores
     uv run python -m bench.lobby --stores sqlite --games 2000 2>/dev/null
+    uv run python -m bench.lobby --writers 2 2>/dev/null           # other processes writing
 
 For each store (a fresh temporary SQLite file, or a schema of its own on the
 local PostgreSQL server, dropped afterwards) it builds the service as `rummy
@@ -21,12 +22,18 @@ serve` does (service/bootstrap.py) and:
    (the catch-up of one creation and the page; the creation is not timed).
 
 It prints the median and p99 wall time of each, and each median over the
-floor's. The app logs every request to stderr: send it to /dev/null.
+floor's. With `--writers N`, N other processes (replicas, as it were) write to
+the same store all through step 2: each creates a two-seat game and fills it
+with two joins, again and again (three appends, each one a row of the lobby to
+change), so each timed page also catches up with their writes, and on
+PostgreSQL may wait for their transactions (the feed's horizon). The app logs
+every request to stderr: send it to /dev/null.
 """
 
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import os
 import statistics
 import tempfile
@@ -34,11 +41,12 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
+from multiprocessing.synchronize import Event as EventType
 from pathlib import Path
 
 from litestar.testing import TestClient
 
-from service.bootstrap import bootstrap
+from service.bootstrap import bootstrap, open_games
 from service.config import Settings, Store
 from service.domain.rules import RuleSet
 from service.game.application import RummyApplication
@@ -67,6 +75,32 @@ def populate(games: RummyApplication, count: int) -> None:
         games.create_game(NewGame(seats=wanted, rules=rules))
 
 
+def write(settings: Settings, stop: EventType) -> None:
+    """A writer process: open games, filled by two joins, until `stop`."""
+    games = open_games(settings)
+    try:
+        while not stop.is_set():
+            game_id = games.create_game(NewGame(seats=[None, None])).game_id
+            games.join_game(game_id, NewSeat("ann"))
+            games.join_game(game_id, NewSeat("bob"))
+    finally:
+        games.close()
+
+
+@contextmanager
+def writers(settings: Settings, count: int) -> Iterator[None]:
+    stop = multiprocessing.Event()
+    processes = [multiprocessing.Process(target=write, args=(settings, stop)) for _ in range(count)]
+    for process in processes:
+        process.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        for process in processes:
+            process.join()
+
+
 def timed(call: Callable[[], object]) -> float:
     began = time.perf_counter()
     call()
@@ -79,7 +113,10 @@ def bench_store(store: Store, args: argparse.Namespace) -> list[str]:
         began = time.perf_counter()
         populate(wiring.games, args.games)
         created = time.perf_counter() - began
-        lines = [f"{store.value}: {args.games} games created in {created:.1f} s"]
+        lines = [
+            f"{store.value}: {args.games} games created in {created:.1f} s; "
+            f"{args.writers} writer processes while timing"
+        ]
         with TestClient(wiring.app) as client:
 
             def get(path: str, **params: str | int | None) -> None:
@@ -108,11 +145,12 @@ def bench_store(store: Store, args: argparse.Namespace) -> list[str]:
             }
             times: dict[str, list[float]] = {kind: [] for kind in kinds}
             times["GET /lobby after a creation"] = []
-            for _ in range(args.repeat):
-                for kind, call in kinds.items():
-                    times[kind].append(timed(call))
-                wiring.games.create_game(NewGame(seats=[None, None]))
-                times["GET /lobby after a creation"].append(timed(lambda: get("/lobby")))
+            with writers(settings, args.writers):
+                for _ in range(args.repeat):
+                    for kind, call in kinds.items():
+                        times[kind].append(timed(call))
+                    wiring.games.create_game(NewGame(seats=[None, None]))
+                    times["GET /lobby after a creation"].append(timed(lambda: get("/lobby")))
         wiring.games.close()
     floor = statistics.median(times["GET /health (floor)"])
     for kind, values in times.items():
@@ -131,6 +169,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--stores", default="sqlite,postgres")
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--repeat", type=int, default=200)
+    parser.add_argument("--writers", type=int, default=0)
     return parser.parse_args(argv)
 
 
