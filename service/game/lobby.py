@@ -71,6 +71,10 @@ TOPICS = (get_topic(GameCreated), get_topic(PlayerJoined))
 """The only events that change the lobby: a game is created, a seat is taken."""
 BATCH = 500
 """Notifications read in one step of a catch-up."""
+MAX_BATCHES = 20
+"""Steps one listing takes at most: a store that has never had a lobby (one
+upgraded with many games stored) is read into it over the first listings, a
+second or two each, rather than by one listing that outlasts its client."""
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _MICROSECOND = timedelta(microseconds=1)
 
@@ -255,8 +259,9 @@ class Lobby:
         return LobbyPage(shown, shown[-1].cursor if more else None)
 
     def catch_up(self) -> None:
-        """Read the creations and joins stored since the lobby's position into it."""
-        while True:
+        """Read the creations and joins stored since the lobby's position into it, up
+        to `MAX_BATCHES` steps of `BATCH`."""
+        for _ in range(MAX_BATCHES):
             start = self.rows.position()
             notifications = self._read(start)
             if not notifications:

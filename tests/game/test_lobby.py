@@ -207,3 +207,19 @@ def test_a_catch_up_that_fails_half_way_changes_nothing(
     monkeypatch.undo()
 
     assert [game.game_id for game in _all(shared_store.games())] == [second, first]
+
+
+def test_a_long_backlog_is_read_over_several_listings(
+    games: RummyApplication, monkeypatch: pytest.MonkeyPatch
+):
+    # A store upgraded with many games stored: each listing reads a bounded part of
+    # the backlog, oldest first, and the listings after it read on.
+    made = [_open(games, 2) for _ in range(7)]
+    monkeypatch.setattr(lobby, "BATCH", 2)
+    monkeypatch.setattr(lobby, "MAX_BATCHES", 2)
+
+    first = [game.game_id for game in games.lobby_page(LobbyQuery()).games]
+    second = [game.game_id for game in games.lobby_page(LobbyQuery()).games]
+
+    assert first == made[3::-1]
+    assert second == made[::-1]
