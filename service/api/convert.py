@@ -63,6 +63,7 @@ def new_game(body: s.CreateGame, *, by_admin: bool, caps: Caps) -> c.NewGame:
         decks=[[Card.parse(code) for code in deck] for deck in body.decks or []],
         dealer=body.dealer,
         by_admin=by_admin,
+        unlisted=bool(body.unlisted),
     )
 
 

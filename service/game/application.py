@@ -32,6 +32,7 @@ from service.game.errors import (
     WriteConflict,
 )
 from service.game.events import GameEvent
+from service.game.lobby import Lobby, LobbyPage, LobbyQuery
 from service.game.probe import probe_write
 from service.game.refusals import RefusalLog, RefusedBefore, RefusedNow
 from service.game.results import CreateResult, FeedEntry, GameState, JoinResult, PlayResult
@@ -103,6 +104,8 @@ class RummyApplication(UnitOfWork):
         self.refusals = RefusalLog(self.factory.aggregate_recorder(purpose="refusals"))
         self.stream_tickets = StreamTickets(self.recorder)
         """The live streams' tickets, kept beside the events (service.game.tickets)."""
+        self.lobby = Lobby(self.recorder, self.mapper)
+        """The listed games with open seats, kept beside the events (service.game.lobby)."""
 
     def create_game(self, new: NewGame, idempotency: Idempotency | None = None) -> CreateResult:
         """A new game. Created with a key (`idempotency`), its id and its players'
@@ -129,6 +132,7 @@ class RummyApplication(UnitOfWork):
             decks=new.decks,
             dealer=new.dealer,
             request=request,
+            unlisted=new.unlisted,
         )
         self._let_bots_play(game, request)
         if not self._saved(game):
@@ -302,6 +306,10 @@ class RummyApplication(UnitOfWork):
                 f"Game {game_id} has versions 1 to {game.version}, not {version}."
             )
         return GameState.of(game)
+
+    def lobby_page(self, query: LobbyQuery) -> LobbyPage:
+        """A page of the listed games that have open seats, newest first."""
+        return self.lobby.page(query)
 
     def events_after(
         self, game_id: UUID, after: int = 0, limit: int | None = None, upto: int | None = None
