@@ -151,6 +151,12 @@ def idempotency(key: str | None, body: s.ActionBody) -> c.Idempotency | None:
     return _keyed(key, _listed(body))
 
 
+def leave_idempotency(key: str | None, body: s.Leave) -> c.Idempotency | None:
+    """The same for leaving; its digest never equals an action's (a leave is no action
+    list), so one key is never both."""
+    return _keyed(key, {"leave": body})
+
+
 def creation_idempotency(key: str | None, body: s.CreateGame | s.JoinGame) -> c.Idempotency | None:
     """The same for creating or joining a game: the body as decoded, so two bodies
     that mean the same (a field left out or given as null) are the same request."""

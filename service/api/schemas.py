@@ -20,7 +20,10 @@ from service.domain.fairness import DealMode
 from service.domain.rules import (
     MAX_PLAYERS,
     MIN_PLAYERS,
+    TIMEOUTS_BEFORE_TAKEOVER,
+    TURN_SECONDS,
     VARIANTS,
+    Abandon,
     Aces,
     Exhausted,
     Format,
@@ -177,6 +180,15 @@ class Rules(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     full_count: Annotated[int, Meta(ge=_FULL_COUNT[0], le=_FULL_COUNT[1])] | UnsetType | None = (
         UNSET
     )
+    turn_seconds: (
+        Annotated[int, Meta(ge=TURN_SECONDS[0], le=TURN_SECONDS[1])] | UnsetType | None
+    ) = UNSET
+    timeouts_before_takeover: (
+        Annotated[int, Meta(ge=TIMEOUTS_BEFORE_TAKEOVER[0], le=TIMEOUTS_BEFORE_TAKEOVER[1])]
+        | UnsetType
+        | None
+    ) = UNSET
+    abandon: Abandon | UnsetType | None = UNSET
 
     def given(self) -> dict[str, Any]:
         """The options given a value (null is the same as left out); a rank as its code."""
@@ -345,6 +357,13 @@ Action = (
     | DropAction
 )
 ActionBody = Action | Annotated[list[Action], Meta(min_length=1, max_length=64)]
+
+
+class Leave(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """Leave the game for good: `resign: true` concedes it (a forfeit); a plain leave
+    follows the game's rule `abandon` (docs/rules.md "Leaving and turn clocks")."""
+
+    resign: bool = False
 
 
 class SeatToken(msgspec.Struct, kw_only=True):
