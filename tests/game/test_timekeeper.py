@@ -17,7 +17,8 @@ from uuid import UUID
 import pytest
 
 from service.config import Store
-from service.domain.actions import Draw, Source
+from service.domain.actions import Draw
+from service.domain.state import Source
 from service.game.application import RummyApplication
 from service.game.commands import NewGame, NewSeat
 from service.game.timekeeper import ClockKeeper, Due
