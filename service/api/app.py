@@ -37,6 +37,7 @@ from service.api.timeouts import BodyDeadline
 from service.api.webclient import play_router
 from service.config import Settings
 from service.game.application import RummyApplication
+from service.game.timekeeper import ClockKeeper
 
 API_VERSION = version("straight-rummy")
 """The OpenAPI document's `info.version`: the package's own version (pyproject.toml),
@@ -50,9 +51,11 @@ def create_app(
     metrics: Metrics,
     hub: EventHub,
     throttle: Throttle,
+    clocks: ClockKeeper | None = None,
 ) -> Litestar:
     """The HTTP service over parts made by the composition root (service/bootstrap.py):
-    `games` already tells `metrics` and `hub` of its saves."""
+    `games` already tells `metrics` and `hub` of its saves; `clocks`, the turn clocks'
+    keeper, runs while the app does."""
     for secret in (settings.admin_token, settings.metrics_token):
         if secret is not None:
             mask_also(secret)
@@ -79,8 +82,17 @@ def create_app(
         },
         before_request=check_request,
         state=State({"throttle": throttle}),
-        on_startup=[lambda: end_streams_on_signals(hub), metrics.process_started],
-        on_shutdown=[hub.close, metrics.process_ended, flush_logs],
+        on_startup=[
+            lambda: end_streams_on_signals(hub),
+            metrics.process_started,
+            *([clocks.start] if clocks is not None else []),
+        ],
+        on_shutdown=[
+            *([clocks.stop] if clocks is not None else []),
+            hub.close,
+            metrics.process_ended,
+            flush_logs,
+        ],
         plugins=[ProblemDetailsPlugin(problem_details_config())],
         openapi_config=openapi_config(),
         request_max_body_size=settings.max_body_bytes,

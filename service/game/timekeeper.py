@@ -67,6 +67,7 @@ import time
 import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from datetime import datetime
 from typing import IO, Any, Protocol
 from uuid import UUID
 
@@ -92,6 +93,19 @@ BACKOFF_SECONDS = 5.0
 """A row whose firing raised is tried again this much later."""
 
 
+class RulesDeadline(Protocol):
+    """The rules' deadline (service/game/clock.py's `Deadline`)."""
+
+    @property
+    def game_id(self) -> UUID: ...
+    @property
+    def version(self) -> int: ...
+    @property
+    def seat(self) -> int: ...
+    @property
+    def at(self) -> datetime: ...
+
+
 @dataclass(frozen=True, slots=True)
 class Due:
     """A game's deadline as the keeper keeps it: the seat to act at `version`, and
@@ -101,6 +115,11 @@ class Due:
     version: int
     seat: int
     at: float
+
+    @classmethod
+    def of(cls, deadline: RulesDeadline) -> Due:
+        """The keeper's row of the rules' deadline (service/game/clock.py)."""
+        return cls(deadline.game_id, deadline.version, deadline.seat, deadline.at.timestamp())
 
 
 DeadlineOf = Callable[[UUID], tuple[int, Due | None]]
@@ -285,19 +304,24 @@ class ClockKeeper:
 
     def _time_out(self, due: Due) -> tuple[int, Due | None]:
         recorded = self.time_out(due.game_id, due.version)
+        version, following = self.deadline_of(due.game_id)
         now = self.clock()
+        if not recorded and _still_due(due, following, now):
+            # This process's copy of the game was older than the row (the row came
+            # from another replica's save): asking the deadline read it fresh.
+            recorded = self.time_out(due.game_id, due.version)
+            version, following = self.deadline_of(due.game_id)
+            now = self.clock()
         if recorded and self.observer is not None:
             self.observer.timed_out(max(0.0, now - due.at))
-        version, following = self.deadline_of(due.game_id)
-        if (
-            not recorded
-            and following is not None
-            and following.version == due.version
-            and following.at <= now
-        ):
+        if not recorded and following is not None and _still_due(due, following, now):
             # Due by this clock, not by the application's: try again a little later.
             following = replace(following, at=now + RETRY_SECONDS)
         return version, following
+
+
+def _still_due(due: Due, following: Due | None, now: float) -> bool:
+    return following is not None and following.version == due.version and following.at <= now
 
 
 def table_for(recorder: Recorder, lock_path: str | None = None) -> _Table:
