@@ -41,13 +41,13 @@ from uuid import UUID
 import httpx
 import psycopg
 from psycopg import sql
-from service.game.clock import turn_deadline
 
 from bench.load.cpu import tree_cpu
 from bench.load.stats import Latency
 from service.bootstrap import open_games
 from service.config import Settings, Store
 from service.game.application import RummyApplication
+from service.game.clock import turn_deadline
 from service.game.timekeeper import DEADLINES
 from tests.postgres import conninfo, new_schema, service_environment
 from tests.rates import NO_RATE_LIMITS_ENV

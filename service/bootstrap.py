@@ -33,7 +33,7 @@ from service.api.metrics import Metrics
 from service.api.throttle import Throttle
 from service.bots.seats import BotSeats
 from service.config import Settings, Store
-from service.game.application import BotPlayers, RummyApplication
+from service.game.application import BotPlayers, Clock, RummyApplication, utc_now
 from service.game.errors import StoreUnavailable
 from service.game.postgres import schema_lock
 from service.game.timekeeper import ClockKeeper, ClockObserver, Due, Wakeup
@@ -60,6 +60,7 @@ def bootstrap(
     settings: Settings | None = None,
     *,
     bots: BotPlayers | None = COMPUTER_PLAYERS,
+    clock: Clock = utc_now,
 ) -> Wiring:
     """The whole service on the store `settings` name (default: the environment's);
     with `bots` None, games without computer players."""
@@ -67,7 +68,7 @@ def bootstrap(
     metrics = Metrics()
     channels = Channels()
     wakeup = Wakeup()
-    games = open_games(settings, bots=bots, observers=(metrics, channels, wakeup))
+    games = open_games(settings, bots=bots, observers=(metrics, channels, wakeup), clock=clock)
     clocks = clock_keeper(settings, games, wakeup=wakeup, observer=metrics)
     hub = EventHub(games, channels, StreamSettings.from_settings(settings))
     app = create_app(
@@ -115,15 +116,16 @@ def open_games(
     bots: BotPlayers | None = COMPUTER_PLAYERS,
     observers: Sequence[SaveObserver] = (),
     env: Mapping[str, str] | None = None,
+    clock: Clock = utc_now,
 ) -> RummyApplication:
     """The application on the store `settings` names, safe with other processes
     opening it at once (`schema_lock` in service/game/postgres.py); `env` adds
     settings of the eventsourcing library (tests)."""
     library = {**settings.event_store_env(), **(env or {})}
     if settings.store is not Store.POSTGRES:
-        return RummyApplication(env=library, bots=bots, observers=observers)
+        return RummyApplication(env=library, bots=bots, observers=observers, clock=clock)
     with schema_lock(settings):
-        return RummyApplication(env=library, bots=bots, observers=observers)
+        return RummyApplication(env=library, bots=bots, observers=observers, clock=clock)
 
 
 def prepare_store(settings: Settings) -> None:

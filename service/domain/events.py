@@ -30,6 +30,7 @@ from service.domain.state import (
     DropKind,
     HandResult,
     HandState,
+    LeaveReason,
     Phase,
     Show,
     Source,
@@ -143,6 +144,32 @@ class PlayerEliminated:
 
 
 @dataclass(frozen=True, slots=True)
+class TurnTimedOut:
+    """`player`'s (a seat's) time to act ran out (the rule `turn_seconds`): the
+    server's bot makes the rest of its move, as that seat's ordinary events, right
+    after. `timeouts` is the seat's count of consecutive timeouts with this one. The
+    system's event (as `PlayerEliminated`): no seat's move caused it."""
+
+    player: int
+    timeouts: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerLeft:
+    """The player of seat `player` is gone for good (`reason`). `replaced`: the
+    server's bot plays the seat on; else the seat forfeits (docs/rules.md "Leaving
+    and turn clocks"). Indian: a forfeit in the deal is scored as a drop (`drop`,
+    `points`). Recorded as the system's (as `PlayerEliminated`): a timeout causes
+    it too, and the seat it concerns is named in it."""
+
+    player: int
+    reason: LeaveReason
+    replaced: bool
+    drop: DropKind | None = None
+    points: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class CardDiscarded:
     seat: int
     card: Card
@@ -184,6 +211,8 @@ Event = (
     | GroupsSubmitted
     | PlayerDropped
     | PlayerEliminated
+    | TurnTimedOut
+    | PlayerLeft
 )
 
 EVENTS: tuple[type[Event], ...] = get_args(Event)
@@ -248,8 +277,14 @@ _CODECS: dict[type[Event], Codec[Event]] = {
 }
 
 
+_TURN_ENDS = (CardDiscarded, Knocked, Declared, GroupsSubmitted, PlayerDropped)
+"""A seat's own events that end its turn (or its part of a show)."""
+
+
 def apply(table: Table, event: Event) -> None:
     """Change `table` by one event."""
+    if table.clocked is not None or any(table.timeouts):
+        _count_timeouts(table, event)
     match event:
         case PlayerJoined(seat=seat):
             table.seated[seat] = True
@@ -368,6 +403,11 @@ def apply(table: Table, event: Event) -> None:
             _next_turn(table, hand, seat)
         case PlayerEliminated(player=player):
             table.eliminated[player] = True
+        case TurnTimedOut(player=seat, timeouts=timeouts):
+            table.timeouts[seat] = timeouts
+            table.clocked = seat
+        case PlayerLeft():
+            _apply_player_left(table, event)
         case HandEnded():
             table.totals = list(event.totals)
             table.last_hand = event
@@ -377,6 +417,50 @@ def apply(table: Table, event: Event) -> None:
             table.winner = winner
             table.totals = list(totals)
             table.finished = True
+
+
+def _count_timeouts(table: Table, event: Event) -> None:
+    """A seat's consecutive timeouts go back to 0 when it ends a turn itself (a
+    discard, a knock, a declaration, a show's submission, a drop, or going out); its
+    moves in a turn the clock plays (after its `TurnTimedOut`) do not count."""
+    seat = actor(event)
+    if seat is None:
+        if isinstance(event, HandDealt | HandEnded | GameFinished):
+            table.clocked = None
+        return
+    if table.clocked is not None and table.clocked != seat:
+        table.clocked = None
+    if table.clocked == seat:
+        return
+    if isinstance(event, _TURN_ENDS):
+        table.timeouts[seat] = 0
+    elif isinstance(event, MeldLaid | CardLaidOff) and table.hand is not None:
+        # Going out by a meld or a lay-off that empties the hand ends the turn too.
+        laid = len(event.cards) if isinstance(event, MeldLaid) else 1
+        if len(table.hand.hands[seat]) == laid:
+            table.timeouts[seat] = 0
+
+
+def _apply_player_left(table: Table, event: PlayerLeft) -> None:
+    seat = event.player
+    table.left[seat] = True
+    table.timeouts[seat] = 0
+    if table.clocked == seat:
+        table.clocked = None
+    if event.replaced:
+        return
+    table.forfeited[seat] = True
+    hand = table.hand
+    if hand is None or table.finished:
+        return
+    if event.points is not None:
+        # Indian: scored as a drop; its hand set aside face down, never shown.
+        hand.out_of_play.extend(hand.hands[seat])
+        hand.hands[seat].clear()
+        hand.deal_points[seat] = event.points
+        _statuses(hand)[seat] = DealStatus.DROPPED
+        if hand.turn == seat:
+            _next_turn(table, hand, seat)
 
 
 def _next_turn(table: Table, hand: HandState, seat: int) -> None:

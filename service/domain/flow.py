@@ -56,6 +56,11 @@ def next_event(table: Table, decks: DeckSource) -> Event | None:
         return HandDealt(hand_number=1, dealer=dealer, deck=tuple(decks.deck(1)))
     if table.rules.variant is _INDIAN:
         return indian_deals.next_event(table, decks)
+    if any(table.forfeited):
+        # A Western game forfeited down to one seat ends at once: it wins.
+        still_in = [seat for seat, out in enumerate(table.forfeited) if not out]
+        if len(still_in) == 1:
+            return GameFinished(winner=still_in[0], totals=tuple(table.totals))
     hand = table.hand
     if hand is None:
         return _after_hand(table, decks)

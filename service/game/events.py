@@ -147,6 +147,8 @@ class GameCreated(AggregateCreated):
         game.deal = DealMode(self.deal)
         game.explicit_decks = tuple(tuple(parse_cards(deck)) for deck in self.decks)
         game.requests = {}
+        game.turn_started = None
+        game.turn_of = None
         if self.request is not None:
             game.remember_request(self.request, self.originator_version)
         game.table = Table(
@@ -238,6 +240,14 @@ class PlayerDropped(GameEvent):
 
 
 class PlayerEliminated(GameEvent):
+    pass
+
+
+class TurnTimedOut(GameEvent):
+    pass
+
+
+class PlayerLeft(GameEvent):
     pass
 
 

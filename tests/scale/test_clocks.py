@@ -29,12 +29,12 @@ from uuid import UUID
 
 import httpx
 import pytest
-from service.game.clock import turn_deadline
 
 from service.audit.verify import Outcome, verify_export
 from service.bootstrap import open_games
 from service.config import Settings
 from service.game.application import RummyApplication
+from service.game.clock import turn_deadline
 from tests.postgres import fresh_schema, service_environment
 from tests.rates import NO_RATE_LIMITS_ENV
 from tests.scale.test_scale_out import _check_cards_conserved
