@@ -1,7 +1,8 @@
 """Turn clocks under load: two replicas on one PostgreSQL, one SIGKILLed mid-run.
 
-Two `rummy serve` processes share a fresh schema. `GAMES` games are created,
-spread over both replicas and a few seconds, each with a person who never
+Two `rummy serve` processes share a fresh schema. `GAMES` games are created
+over a few seconds (by the test's own process, which keeps no clocks: the
+replicas find every deadline in the feed), each with a person who never
 moves (seat 0) against a bot, on the shortest clock the rules allow
 (`turn_seconds` 5; the seat is taken over by a bot after `TAKEOVER`
 timeouts, and the game then plays out by itself). While the first clocks
@@ -33,8 +34,10 @@ import pytest
 from service.audit.verify import Outcome, verify_export
 from service.bootstrap import open_games
 from service.config import Settings
+from service.domain.rules import RuleSet
 from service.game.application import RummyApplication
 from service.game.clock import turn_deadline
+from service.game.commands import NewGame, NewSeat
 from tests.postgres import fresh_schema, service_environment
 from tests.rates import NO_RATE_LIMITS_ENV
 from tests.scale.test_scale_out import _check_cards_conserved
@@ -95,21 +98,20 @@ def test_two_replicas_one_killed_every_expired_turn_timed_out_once(
     replicas: list[Replica], store_settings: Settings
 ) -> None:
     admin = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
-    rules = {**RULES, "turn_seconds": TURN_SECONDS, "timeouts_before_takeover": TAKEOVER}
-    game_ids: list[str] = []
+    rules = RuleSet.from_dict(
+        {**RULES, "turn_seconds": TURN_SECONDS, "timeouts_before_takeover": TAKEOVER}
+    )
+    # Created by a process of the test's own (no keeper): the replicas find the
+    # deadlines in the feed, as they find those another replica's saves start.
+    games = open_games(store_settings)
+    game_ids: list[UUID] = []
     start = time.monotonic()
     with httpx.Client(timeout=10.0) as client:
         for index in range(GAMES):
-            replica = replicas[index % 2]
-            response = client.post(
-                f"{replica.url}/games",
-                json={
-                    "players": [{"name": f"silent{index}"}, {"name": "bo", "bot": "basic"}],
-                    "rules": rules,
-                },
+            created = games.create_game(
+                NewGame(seats=[NewSeat(f"silent{index}"), NewSeat("bo", bot="basic")], rules=rules)
             )
-            assert response.status_code == 201, response.text
-            game_ids.append(response.json()["game_id"])
+            game_ids.append(created.game_id)
             time.sleep(max(0.0, start + CREATE_SECONDS * (index + 1) / GAMES - time.monotonic()))
 
         time.sleep(max(0.0, start + KILL_AT - time.monotonic()))
@@ -122,10 +124,7 @@ def test_two_replicas_one_killed_every_expired_turn_timed_out_once(
         unfinished = set(game_ids)
         until = time.monotonic() + FINISH_SECONDS
         while unfinished and time.monotonic() < until:
-            for game_id in sorted(unfinished):
-                view = client.get(f"{replicas[0].url}/games/{game_id}", headers=admin).json()
-                if view["status"] == "finished":
-                    unfinished.discard(game_id)
+            unfinished = {g for g in unfinished if not games.state(g).table.finished}
             time.sleep(0.5)
         assert not unfinished, f"{len(unfinished)} games did not finish in {FINISH_SECONDS} s"
 
@@ -134,10 +133,8 @@ def test_two_replicas_one_killed_every_expired_turn_timed_out_once(
             client.get(f"{replicas[0].url}/games/{game_id}/audit", headers=admin).json()
             for game_id in game_ids
         ]
-
-    games = open_games(store_settings)
     try:
-        timed_out = sum(_check_game(games, UUID(game_id)) for game_id in game_ids)
+        timed_out = sum(_check_game(games, game_id) for game_id in game_ids)
     finally:
         games.close()
     assert timed_out >= GAMES, "every game had its silent seat timed out"
