@@ -16,7 +16,9 @@ fresh schema, on SQLite one on a fresh file) and measures, in order:
    `--idle-seconds` (no deadline due), printed beside the floor;
 3. `--games` new games on short clocks (`turn_seconds` 5, the least the rules
    allow; a person who never moves against a bot, the seat forfeited after
-   `--takeover` timeouts), created by `--clients` clients at once: the lag of
+   `--takeover` timeouts), created by `--clients` threads at once (of the
+   bench's own process, on the same store: the servers' keepers find them in
+   the feed, as they find another replica's): the lag of
    every timeout after its deadline, from the stored events (the event's time
    minus the deadline the rules compute on the game replayed to the version
    before: p50, p99, the worst).
@@ -38,7 +40,6 @@ from pathlib import Path
 from typing import Any
 from uuid import UUID
 
-import httpx
 import psycopg
 from psycopg import sql
 
@@ -46,8 +47,10 @@ from bench.load.cpu import tree_cpu
 from bench.load.stats import Latency
 from service.bootstrap import open_games
 from service.config import Settings, Store
+from service.domain.rules import RuleSet
 from service.game.application import RummyApplication
 from service.game.clock import turn_deadline
+from service.game.commands import NewGame, NewSeat
 from service.game.timekeeper import DEADLINES
 from tests.postgres import conninfo, new_schema, service_environment
 from tests.rates import NO_RATE_LIMITS_ENV
@@ -118,24 +121,18 @@ def servers(settings: Settings, count: int, clocks: bool) -> Iterator[list[Repli
 
 
 def create_games(
-    replicas: list[Replica], games: int, clients: int, rules: dict[str, Any]
-) -> list[str]:
-    def create(index: int) -> str:
-        replica = replicas[index % len(replicas)]
-        response = httpx.post(
-            f"{replica.url}/games",
-            json={
-                "players": [{"name": f"silent{index}"}, {"name": "bo", "bot": "basic"}],
-                "rules": rules,
-            },
-            timeout=30.0,
-        )
-        response.raise_for_status()
-        game_id: str = response.json()["game_id"]
-        return game_id
+    games: RummyApplication, count: int, clients: int, rules: dict[str, Any]
+) -> list[UUID]:
+    """`count` games of a silent person against a bot, made by this process (which
+    keeps no clocks: the servers' keepers find them in the feed)."""
+    rule_set = RuleSet.from_dict(rules)
+
+    def create(index: int) -> UUID:
+        seats = [NewSeat(f"silent{index}"), NewSeat("bo", bot="basic")]
+        return games.create_game(NewGame(seats=seats, rules=rule_set)).game_id
 
     with ThreadPoolExecutor(clients) as pool:
-        return list(pool.map(create, range(games)))
+        return list(pool.map(create, range(count)))
 
 
 def rows_due_before(settings: Settings, before: float) -> int:
@@ -172,12 +169,12 @@ def idle_cpu(replicas: list[Replica], seconds: float) -> float:
     return (tree_cpu(pids) - before) / seconds
 
 
-def lags(games: RummyApplication, game_ids: Sequence[str]) -> list[float]:
+def lags(games: RummyApplication, game_ids: Sequence[UUID]) -> list[float]:
     """Seconds from each timeout's deadline to the timeout's stored time."""
     found: list[float] = []
     for game_id in game_ids:
         game: Any = None
-        events: list[Any] = list(games.events.get(UUID(game_id)))
+        events: list[Any] = list(games.events.get(game_id))
         for event in events:
             if event.event_type == "turn_timed_out":
                 deadline = turn_deadline(game)
@@ -191,8 +188,9 @@ def run(settings: Settings, options: argparse.Namespace) -> None:
     count = options.replicas if settings.store is Store.POSTGRES else 1
     print(f"== {settings.describe_store()}: {count} server(s), {options.games} games")
     long_rules = {"deals": 1, "turn_seconds": LONG_CLOCK}
+    maker = open_games(settings)
     with servers(settings, count, clocks=False) as replicas:
-        create_games(replicas, options.games, options.clients, long_rules)
+        create_games(maker, options.games, options.clients, long_rules)
         time.sleep(2.0)
         floor = idle_cpu(replicas, options.idle_seconds)
     with servers(settings, count, clocks=True) as replicas:
@@ -221,7 +219,7 @@ def run(settings: Settings, options: argparse.Namespace) -> None:
             "abandon": "forfeit",
         }
         started = time.monotonic()
-        short = create_games(replicas, options.games, options.clients, short_rules)
+        short = create_games(maker, options.games, options.clients, short_rules)
         created = time.monotonic() - started
         until = time.monotonic() + options.finish_seconds
         while rows_due_before(settings, time.time() + LONG_CLOCK / 2) and (
@@ -229,6 +227,7 @@ def run(settings: Settings, options: argparse.Namespace) -> None:
         ):
             time.sleep(0.5)
         left = rows_due_before(settings, time.time() + LONG_CLOCK / 2)
+    maker.close()
     games = open_games(replace(settings, aggregate_cache_size=0), bots=None)
     try:
         lag = Latency.of(lags(games, short))

@@ -85,10 +85,11 @@ def create_app(
         on_startup=[
             lambda: end_streams_on_signals(hub),
             metrics.process_started,
-            *([clocks.start] if clocks is not None else []),
+            *([clocks.start] if clocks is not None else []),  # a thread of its own
         ],
         on_shutdown=[
-            *([clocks.stop] if clocks is not None else []),
+            # Called without the app (litestar hands it to a hook that takes an argument).
+            *([lambda: clocks.stop()] if clocks is not None else []),
             hub.close,
             metrics.process_ended,
             flush_logs,
