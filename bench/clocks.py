@@ -4,6 +4,7 @@ Run it as a module from the project root:
 
     uv run python -m bench.clocks                     # PostgreSQL (2 replicas) and SQLite
     uv run python -m bench.clocks --store sqlite --games 200 --idle-seconds 10
+    uv run python -m bench.clocks --spread 10         # the games made over 10 s, not at once
 
 For each store it starts `rummy serve` (on PostgreSQL `--replicas` processes on a
 fresh schema, on SQLite one on a fresh file) and measures, in order:
@@ -70,6 +71,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--takeover", type=int, default=2)
     parser.add_argument("--idle-seconds", type=float, default=20.0)
     parser.add_argument("--finish-seconds", type=float, default=240.0)
+    parser.add_argument(
+        "--spread",
+        type=float,
+        default=0.0,
+        help="create the short-clock games over this many seconds (0: at once, a burst)",
+    )
     options = parser.parse_args(argv)
     stores = ["postgres", "sqlite"] if options.store == "both" else [options.store]
     for store in stores:
@@ -121,13 +128,16 @@ def servers(settings: Settings, count: int, clocks: bool) -> Iterator[list[Repli
 
 
 def create_games(
-    games: RummyApplication, count: int, clients: int, rules: dict[str, Any]
+    games: RummyApplication, count: int, clients: int, rules: dict[str, Any], spread: float = 0.0
 ) -> list[UUID]:
     """`count` games of a silent person against a bot, made by this process (which
-    keeps no clocks: the servers' keepers find them in the feed)."""
+    keeps no clocks: the servers' keepers find them in the feed), evenly over
+    `spread` seconds (0: as fast as they can be made)."""
     rule_set = RuleSet.from_dict(rules)
+    start = time.monotonic()
 
     def create(index: int) -> UUID:
+        time.sleep(max(0.0, start + spread * index / count - time.monotonic()))
         seats = [NewSeat(f"silent{index}"), NewSeat("bo", bot="basic")]
         return games.create_game(NewGame(seats=seats, rules=rule_set)).game_id
 
@@ -219,7 +229,7 @@ def run(settings: Settings, options: argparse.Namespace) -> None:
             "abandon": "forfeit",
         }
         started = time.monotonic()
-        short = create_games(maker, options.games, options.clients, short_rules)
+        short = create_games(maker, options.games, options.clients, short_rules, options.spread)
         created = time.monotonic() - started
         until = time.monotonic() + options.finish_seconds
         while rows_due_before(settings, time.time() + LONG_CLOCK / 2) and (

@@ -65,6 +65,7 @@ import os
 import threading
 import time
 import weakref
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -75,6 +76,8 @@ from eventsourcing.persistence import ApplicationRecorder, Recorder
 from eventsourcing.postgres import PostgresDatastore, PostgresRecorder
 from eventsourcing.sqlite import SQLiteDatastore, SQLiteRecorder
 from psycopg.sql import SQL, Identifier
+
+from service.game.postgres import TransactionOrderRecorder
 
 log = logging.getLogger(__name__)
 
@@ -89,6 +92,9 @@ FIRES_PER_ROUND = 1000
 RETRY_SECONDS = 0.25
 """When `time_out` found a row not yet due that this process's clock calls due
 (clocks that disagree), the row is tried again this much later."""
+SKIP_AFTER_FAILURES = 3
+"""Reads of a game's deadline that may fail in a row before the follower passes
+over it (its clock then starts again with its next event)."""
 BACKOFF_SECONDS = 5.0
 """A row whose firing raised is tried again this much later."""
 
@@ -206,25 +212,39 @@ class ClockKeeper:
         self.observer = observer
         self.clock = clock
         self._stopped = threading.Event()
-        self._thread: threading.Thread | None = None
+        self._rows_changed = threading.Event()
+        self._threads: list[threading.Thread] = []
+        self._failures: Counter[UUID] = Counter()
 
     # --- running ------------------------------------------------------------------
 
     def start(self) -> None:
-        if self._thread is None:
+        """Run the follower and the firer, each in a thread of its own (a slow page of
+        the feed never holds up a due firing)."""
+        if not self._threads:
             self._stopped.clear()
-            self._thread = threading.Thread(target=self._run, name="rummy-clocks", daemon=True)
-            self._thread.start()
+            self._threads = [
+                threading.Thread(target=loop, name=f"rummy-clocks-{name}", daemon=True)
+                for name, loop in (("follow", self._following), ("fire", self._firing))
+            ]
+            for thread in self._threads:
+                thread.start()
 
     def stop(self, timeout: float = 5.0) -> None:
-        """End the loop; waits up to `timeout` for a firing in progress (a bounded
+        """End the loops; waits up to `timeout` for a firing in progress (a bounded
         store call), never longer."""
         self._stopped.set()
         self.wakeup.event.set()
-        thread, self._thread = self._thread, None
-        if thread is not None:
-            thread.join(timeout)
+        self._rows_changed.set()
+        threads, self._threads = self._threads, []
+        until = time.monotonic() + timeout
+        for thread in threads:
+            thread.join(max(0.0, until - time.monotonic()))
         self.table.close()
+
+    @property
+    def running(self) -> bool:
+        return any(thread.is_alive() for thread in self._threads)
 
     def run_once(self) -> tuple[int, int]:
         """Follow the feed to its end, then fire every row due: (events read, rows
@@ -236,25 +256,43 @@ class ClockKeeper:
         """The deadlines kept now, earliest first (tests, benches)."""
         return sorted(self.table.rows(), key=lambda due: due.at)
 
-    def _run(self) -> None:
+    def _following(self) -> None:
+        """Follow the feed once a poll, or at once after a save of this process; tell
+        the firer when rows changed (one may be due sooner than it sleeps)."""
         failing = False
         while not self._stopped.is_set():
             self.wakeup.event.clear()
+            try:
+                if self.follow():
+                    self._rows_changed.set()
+            except Exception as error:  # the store is down: try again after a poll
+                if not failing:
+                    log.warning("the turn clocks could not read the feed: %r", error)
+                failing = True
+            else:
+                failing = False
+            self.wakeup.event.wait(self.poll_seconds)
+
+    def _firing(self) -> None:
+        """Fire what is due, then sleep until the next row is due (at most a poll)."""
+        failing = False
+        while not self._stopped.is_set():
+            self._rows_changed.clear()
             wait = self.poll_seconds
             try:
-                self.run_once()
+                self.fire_due()
                 if self.table.keeps():
                     due = self.table.next_due()
                     if due is not None:
                         wait = min(wait, max(0.0, due - self.clock()))
             except Exception as error:  # the store is down: try again after a poll
                 if not failing:
-                    log.warning("the turn clocks could not run: %r", error)
+                    log.warning("the turn clocks could not fire: %r", error)
                 failing = True
             else:
                 failing = False
             if wait > 0:
-                self.wakeup.event.wait(wait)
+                self._rows_changed.wait(wait)
 
     # --- following and firing -----------------------------------------------------
 
@@ -273,13 +311,32 @@ class ClockKeeper:
         return total
 
     def _read(self, position: int) -> Page:
-        notifications = self.recorder.select_notifications(
-            start=position, limit=PAGE, inclusive_of_start=False
-        )
+        if isinstance(self.recorder, TransactionOrderRecorder):
+            # Below the horizon, without waiting for what is held back behind it:
+            # the next poll reads it.
+            notifications = self.recorder.feed_page(position, PAGE).notifications
+        else:
+            notifications = list(
+                self.recorder.select_notifications(
+                    start=position, limit=PAGE, inclusive_of_start=False
+                )
+            )
         if not notifications:
             return Page(position, 0, [])
         games = dict.fromkeys(UUID(str(n.originator_id)) for n in notifications)
-        found = [(game_id, *self.deadline_of(game_id)) for game_id in games]
+        found = []
+        for game_id in games:
+            try:
+                found.append((game_id, *self.deadline_of(game_id)))
+            except Exception as error:
+                # The page is read again next time (a store gone for a moment); a game
+                # that fails every time is passed over, not left to stop every clock.
+                self._failures[game_id] += 1
+                if self._failures[game_id] < SKIP_AFTER_FAILURES:
+                    raise
+                log.error("turn clock of game %s passed over: %r", game_id, error)
+            else:
+                self._failures.pop(game_id, None)
         return Page(notifications[-1].id, len(notifications), found)
 
     def fire_due(self) -> int:

@@ -11,6 +11,7 @@ state, which it fires, and how it survives a restart or a crash mid-fire.
 from __future__ import annotations
 
 import threading
+import time
 from collections import Counter
 from uuid import UUID
 
@@ -21,7 +22,7 @@ from service.domain.actions import Draw
 from service.domain.state import Source
 from service.game.application import RummyApplication
 from service.game.commands import NewGame, NewSeat
-from service.game.timekeeper import ClockKeeper, Due
+from service.game.timekeeper import SKIP_AFTER_FAILURES, ClockKeeper, Due
 from tests.game.stores import StoreUnderTest
 
 
@@ -194,10 +195,47 @@ def test_replicas_fire_each_row_once(shared_store: StoreUnderTest) -> None:
         keeper.stop()
 
 
-def test_the_thread_starts_and_stops(store: StoreUnderTest) -> None:
+def test_the_threads_fire_what_is_due_and_stop(store: StoreUnderTest) -> None:
     games = store.games()
     clocks = FakeClocks(games)
-    keeper = ClockKeeper(games.recorder, clocks.deadline_of, clocks.time_out, poll_seconds=30.0)
+    (game_id,) = new_games(games, 1)
+    clocks.seconds[game_id] = 5.0
+    version = games.state(game_id).version
+    keeper = ClockKeeper(
+        games.recorder,
+        clocks.deadline_of,
+        clocks.time_out,
+        poll_seconds=0.05,
+        clock=lambda: clocks.now,
+    )
     keeper.start()
-    keeper.stop(timeout=5.0)
-    assert keeper._thread is None
+    try:
+        clocks.now = time.time() + 5.0
+        until = time.monotonic() + 30.0
+        while not clocks.recorded and time.monotonic() < until:
+            time.sleep(0.05)
+    finally:
+        keeper.stop(timeout=5.0)
+    assert not keeper.running
+    assert clocks.recorded == {(game_id, version): 1}
+
+
+def test_a_game_whose_deadline_cannot_be_read_stops_no_other_clock(store: StoreUnderTest) -> None:
+    games = store.games()
+    clocks = FakeClocks(games)
+    broken, sound = new_games(games, 2)
+    clocks.seconds.update({broken: 5.0, sound: 5.0})
+    read_deadline = clocks.deadline_of
+
+    def deadline_of(game_id: UUID) -> tuple[int, Due | None]:
+        if game_id == broken:
+            raise RuntimeError("cannot read this game")
+        return read_deadline(game_id)
+
+    keeper = ClockKeeper(games.recorder, deadline_of, clocks.time_out, clock=lambda: clocks.now)
+    for _ in range(SKIP_AFTER_FAILURES - 1):
+        with pytest.raises(RuntimeError):
+            keeper.follow()
+        assert keeper.rows() == [], "the page is read again, nothing half-written"
+    assert keeper.follow() > 0
+    assert [due.game_id for due in keeper.rows()] == [sound]
