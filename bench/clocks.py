@@ -22,7 +22,11 @@ fresh schema, on SQLite one on a fresh file) and measures, in order:
    the feed, as they find another replica's): the lag of
    every timeout after its deadline, from the stored events (the event's time
    minus the deadline the rules compute on the game replayed to the version
-   before: p50, p99, the worst).
+   before: p50, p99, the worst);
+4. in the bench's own process, the firing rate of `--rate-games` due games
+   each way: the application's `time_out` alone (the floor), then through
+   the keeper (claim, fire, next deadline), and the keeper's share of a
+   firing.
 
 The servers' CPU is read from /proc (the bench's own runs on the same cores).
 """
@@ -37,6 +41,7 @@ from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import replace
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 from uuid import UUID
@@ -46,7 +51,7 @@ from psycopg import sql
 
 from bench.load.cpu import tree_cpu
 from bench.load.stats import Latency
-from service.bootstrap import open_games
+from service.bootstrap import clock_keeper, open_games
 from service.config import Settings, Store
 from service.domain.rules import RuleSet
 from service.game.application import RummyApplication
@@ -71,6 +76,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--takeover", type=int, default=2)
     parser.add_argument("--idle-seconds", type=float, default=20.0)
     parser.add_argument("--finish-seconds", type=float, default=240.0)
+    parser.add_argument("--rate-games", type=int, default=300)
     parser.add_argument(
         "--spread",
         type=float,
@@ -194,6 +200,41 @@ def lags(games: RummyApplication, game_ids: Sequence[UUID]) -> list[float]:
     return found
 
 
+def firing_rates(settings: Settings, count: int, takeover: int) -> tuple[float, float]:
+    """Firings a second in this process, on `count` due games each way: the
+    application's `time_out` called alone (the floor), and through the keeper
+    (claim, `time_out`, the next deadline read and written)."""
+    now = [datetime.now(UTC)]
+    games = open_games(settings, clock=lambda: now[0])
+    try:
+        rules = RuleSet.from_dict(
+            {"deals": 1, "turn_seconds": SHORT_CLOCK, "timeouts_before_takeover": takeover}
+        )
+        seats = [NewSeat("silent"), NewSeat("bo", bot="basic")]
+        made = [games.create_game(NewGame(seats=seats, rules=rules)) for _ in range(2 * count)]
+        keeper = clock_keeper(settings, games)
+        assert keeper is not None
+        keeper.follow()
+        # A clock that stands still just after the first deadlines: the next ones
+        # (5 s after each timeout) are not due.
+        now[0] = max(
+            due.at for due in (games.deadline(game.game_id)[1] for game in made) if due
+        ) + timedelta(milliseconds=1)
+        started = time.perf_counter()
+        alone = sum(games.time_out(game.game_id, game.version) for game in made[:count])
+        alone_rate = alone / (time.perf_counter() - started)
+        keeper.follow()  # the rows of the games just timed out move on (not timed)
+        started = time.perf_counter()
+        fired = keeper.fire_due()
+        kept_rate = fired / (time.perf_counter() - started)
+        keeper.stop()
+        assert alone == count, f"time_out fired {alone} of {count}"
+        assert fired == count, f"the keeper fired {fired} of {count}"
+        return alone_rate, kept_rate
+    finally:
+        games.close()
+
+
 def run(settings: Settings, options: argparse.Namespace) -> None:
     count = options.replicas if settings.store is Store.POSTGRES else 1
     print(f"== {settings.describe_store()}: {count} server(s), {options.games} games")
@@ -248,6 +289,12 @@ def run(settings: Settings, options: argparse.Namespace) -> None:
         f"{lag.count} timeouts; lag after the deadline: p50 {lag.p50:.0f} ms, "
         f"p99 {lag.p99:.0f} ms, worst {lag.worst:.0f} ms"
         + (f" ({left} short clocks still running at the end!)" if left else "")
+    )
+    alone, kept = firing_rates(settings, options.rate_games, options.takeover)
+    print(
+        f"firing in one process, {options.rate_games} due games each way: time_out alone "
+        f"(floor) {alone:.0f}/s, through the keeper {kept:.0f}/s "
+        f"(the keeper's share {(1 / kept - 1 / alone) * 1000:.2f} ms a firing)"
     )
 
 

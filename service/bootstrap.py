@@ -36,7 +36,7 @@ from service.config import Settings, Store
 from service.game.application import BotPlayers, Clock, RummyApplication, utc_now
 from service.game.errors import StoreUnavailable
 from service.game.postgres import schema_lock
-from service.game.timekeeper import ClockKeeper, ClockObserver, Due, Wakeup
+from service.game.timekeeper import ClockKeeper, ClockObserver, Due
 from service.game.unit import SaveObserver
 
 COMPUTER_PLAYERS = BotSeats()
@@ -67,9 +67,8 @@ def bootstrap(
     settings = settings if settings is not None else Settings.from_env()
     metrics = Metrics()
     channels = Channels()
-    wakeup = Wakeup()
-    games = open_games(settings, bots=bots, observers=(metrics, channels, wakeup), clock=clock)
-    clocks = clock_keeper(settings, games, wakeup=wakeup, observer=metrics)
+    games = open_games(settings, bots=bots, observers=(metrics, channels), clock=clock)
+    clocks = clock_keeper(settings, games, observer=metrics)
     hub = EventHub(games, channels, StreamSettings.from_settings(settings))
     app = create_app(
         settings,
@@ -86,12 +85,10 @@ def clock_keeper(
     settings: Settings,
     games: RummyApplication,
     *,
-    wakeup: Wakeup | None = None,
     observer: ClockObserver | None = None,
 ) -> ClockKeeper | None:
     """The keeper of `games`' turn clocks (not started), or None when `settings` turn
-    them off or the application has no bots to move for a timed-out seat. `wakeup`
-    must be one of `games`' observers (it wakes the keeper on this process's saves)."""
+    them off or the application has no bots to move for a timed-out seat."""
     if not settings.clocks or games.bots is None:
         return None
 
@@ -104,7 +101,6 @@ def clock_keeper(
         deadline_of,
         games.time_out,
         poll_seconds=settings.clocks_poll_ms / 1000,
-        wakeup=wakeup,
         observer=observer,
         clock=lambda: games.clock().timestamp(),
     )

@@ -54,9 +54,10 @@ Every knob an operator turns is here, with its environment variable
   headers (from connecting, or from its first byte), and its body (408 after).
 - `RUMMY_CLOCKS` [on]: `on` or `off`, whether this process keeps the turn clocks
   (service/game/timekeeper.py; on SQLite one process of the file keeps them,
-  whichever locks it first). `RUMMY_CLOCKS_POLL_MS` [1000]: the most the keeper
-  sleeps between looks at the feed and the due deadlines (a deadline due sooner
-  wakes it then; a save of this process at once).
+  whichever locks it first). `RUMMY_CLOCKS_POLL_MS` [1000]: how often the keeper
+  reads the feed for new deadlines, and the most it sleeps between looks at the
+  due ones (a deadline due sooner wakes it then); at most 2000, well inside the
+  shortest clock (5 s).
 
 `Settings.from_env` checks every value and raises `SettingsError` naming the
 variable and what is wrong, so a bad setting stops the service at start.
@@ -124,6 +125,9 @@ MAX_RECYCLES = 1000
 MAX_EVENTS_PAGE = 1000
 """The largest `limit` of an events page."""
 OFF = "off"
+MAX_CLOCKS_POLL_MS = 2000
+"""A new deadline reaches the clocks' table within a poll: well inside 5 s, the
+shortest `turn_seconds`."""
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,62}")
 
 
@@ -291,7 +295,11 @@ class Settings:
             ready_timeout=_int(env, "RUMMY_READY_TIMEOUT", defaults.ready_timeout, low=1, high=60),
             clocks=_switch(env, "RUMMY_CLOCKS", defaults.clocks),
             clocks_poll_ms=_int(
-                env, "RUMMY_CLOCKS_POLL_MS", defaults.clocks_poll_ms, low=10, high=60_000
+                env,
+                "RUMMY_CLOCKS_POLL_MS",
+                defaults.clocks_poll_ms,
+                low=10,
+                high=MAX_CLOCKS_POLL_MS,
             ),
         )
         settings._check_store()

@@ -49,12 +49,15 @@ if it dies), in memory the one process there is. It runs the same rows with
 no locks, and never holds a transaction across a `time_out` (SQLite has one
 writer; the keeper's own transaction would block the save it waits for).
 
-**Waiting.** The loop sleeps until the next row is due, at most `poll`
-seconds (the follower reads the feed that often), and wakes at once when this
-process saves an event (`Wakeup`, one of the application's save observers): so
-a clock started here is in the table at once, one started by another replica
-within a poll. Idle, a replica reads the position, one page of the feed and
-the earliest due time once a poll.
+**Threads and waiting.** The follower and the firer run in a thread each (a
+slow page never holds up a due firing). The follower reads the feed once a
+`poll` (at most 2 s, so a clock of 5 s, the shortest, is in the table well
+before it runs out; a page of a second's saves costs one deadline read per
+game however many events it moved); on PostgreSQL below the horizon without
+waiting for what is held back (the next poll reads it). The firer sleeps
+until the next row is due, at most a `poll`, woken when the follower wrote
+rows. Idle, a process reads the position, one page of the feed and the
+earliest due time once a poll.
 """
 
 from __future__ import annotations
@@ -66,7 +69,7 @@ import threading
 import time
 import weakref
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import IO, Any, Protocol
@@ -140,19 +143,6 @@ class ClockObserver(Protocol):
     def timed_out(self, lag_seconds: float) -> None: ...
 
 
-class Wakeup:
-    """A save observer that wakes the keeper when this process saved events."""
-
-    def __init__(self) -> None:
-        self.event = threading.Event()
-
-    def saved(self, events: Sequence[Any]) -> None:
-        self.event.set()
-
-    def write_conflict(self) -> None:
-        pass
-
-
 @dataclass(frozen=True, slots=True)
 class Page:
     """What the follower read after a position: the position it reached, the events
@@ -196,7 +186,6 @@ class ClockKeeper:
         time_out: TimeOut,
         *,
         poll_seconds: float = 1.0,
-        wakeup: Wakeup | None = None,
         observer: ClockObserver | None = None,
         clock: Callable[[], float] = time.time,
         lock_path: str | None = None,
@@ -208,7 +197,6 @@ class ClockKeeper:
         self.deadline_of = deadline_of
         self.time_out = time_out
         self.poll_seconds = poll_seconds
-        self.wakeup = wakeup if wakeup is not None else Wakeup()
         self.observer = observer
         self.clock = clock
         self._stopped = threading.Event()
@@ -234,7 +222,6 @@ class ClockKeeper:
         """End the loops; waits up to `timeout` for a firing in progress (a bounded
         store call), never longer."""
         self._stopped.set()
-        self.wakeup.event.set()
         self._rows_changed.set()
         threads, self._threads = self._threads, []
         until = time.monotonic() + timeout
@@ -257,11 +244,10 @@ class ClockKeeper:
         return sorted(self.table.rows(), key=lambda due: due.at)
 
     def _following(self) -> None:
-        """Follow the feed once a poll, or at once after a save of this process; tell
-        the firer when rows changed (one may be due sooner than it sleeps)."""
+        """Follow the feed once a poll; tell the firer when rows changed (one may be
+        due sooner than it sleeps)."""
         failing = False
         while not self._stopped.is_set():
-            self.wakeup.event.clear()
             try:
                 if self.follow():
                     self._rows_changed.set()
@@ -271,7 +257,7 @@ class ClockKeeper:
                 failing = True
             else:
                 failing = False
-            self.wakeup.event.wait(self.poll_seconds)
+            self._stopped.wait(self.poll_seconds)
 
     def _firing(self) -> None:
         """Fire what is due, then sleep until the next row is due (at most a poll)."""
@@ -465,6 +451,7 @@ class _SQLiteTable:
             lock_path = os.path.abspath(database.removeprefix("file:").split("?")[0]) + ".clocks"
         self.lock_path = lock_path
         self._lock_file: IO[bytes] | None = None
+        self._taking = threading.Lock()
         with datastore.transaction(commit=True) as cursor:
             cursor.execute(
                 f"CREATE TABLE IF NOT EXISTS {DEADLINES} (game_id TEXT PRIMARY KEY, "
@@ -480,14 +467,17 @@ class _SQLiteTable:
     def keeps(self) -> bool:
         if self._lock_file is not None or self.lock_path is None:
             return True
-        handle = open(self.lock_path, "ab")  # noqa: SIM115 - held open while keeping
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            handle.close()
-            return False
-        self._lock_file = handle
-        return True
+        with self._taking:  # the keeper's two threads ask at once
+            if self._lock_file is not None:
+                return True
+            handle = open(self.lock_path, "ab")  # noqa: SIM115 - held open while keeping
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                handle.close()
+                return False
+            self._lock_file = handle
+            return True
 
     def follow(self, read: Callable[[int], Page]) -> int:
         with self.datastore.transaction(commit=False) as cursor:
