@@ -50,7 +50,8 @@ no locks, and never holds a transaction across a `time_out` (SQLite has one
 writer; the keeper's own transaction would block the save it waits for).
 
 **Threads and waiting.** The follower and the firer run in a thread each (a
-slow page never holds up a due firing). The follower reads the feed once a
+slow page never holds up a due firing; a page waits, up to a poll, while the
+firer is busy with rows due: a burst of firings goes first). The follower reads the feed once a
 `poll` (at most 2 s, so a clock of 5 s, the shortest, is in the table well
 before it runs out; a page of a second's saves costs one deadline read per
 game however many events it moved); on PostgreSQL below the horizon without
@@ -201,6 +202,8 @@ class ClockKeeper:
         self.clock = clock
         self._stopped = threading.Event()
         self._rows_changed = threading.Event()
+        self._firer_resting = threading.Event()
+        self._firer_resting.set()
         self._threads: list[threading.Thread] = []
         self._failures: Counter[UUID] = Counter()
 
@@ -265,6 +268,7 @@ class ClockKeeper:
         while not self._stopped.is_set():
             self._rows_changed.clear()
             wait = self.poll_seconds
+            self._firer_resting.clear()
             try:
                 self.fire_due()
                 if self.table.keeps():
@@ -277,6 +281,7 @@ class ClockKeeper:
                 failing = True
             else:
                 failing = False
+            self._firer_resting.set()
             if wait > 0:
                 self._rows_changed.wait(wait)
 
@@ -290,6 +295,9 @@ class ClockKeeper:
         if not self.table.keeps():
             return 0
         for _ in range(PAGES_PER_ROUND):
+            # Firing goes first: a page waits while rows due are being fired (at most
+            # a poll, so a firer that is never done cannot starve the follower).
+            self._firer_resting.wait(self.poll_seconds)
             read = self.table.follow(self._read)
             total += read
             if read < PAGE or self._stopped.is_set():
@@ -551,24 +559,33 @@ class _PostgresTable:
         deadlines = Identifier(datastore.schema, DEADLINES)
         position = Identifier(datastore.schema, POSITION)
         self.follow_key = f"{datastore.schema}.{POSITION}"
-        self._position = SQL("SELECT position FROM {} WHERE id = 1").format(position)
-        self._advance = SQL("UPDATE {} SET position = %s WHERE id = 1").format(position)
-        self._claim = SQL(
-            "SELECT {columns} FROM {table} WHERE due_at <= %s ORDER BY due_at "
-            "LIMIT 1 FOR UPDATE SKIP LOCKED"
-        ).format(columns=SQL(_COLUMNS), table=deadlines)
-        self._delete = SQL("DELETE FROM {} WHERE game_id = %s AND version <= %s").format(deadlines)
+        # Rendered once: psycopg would compose a query again on every call.
+        self._position = SQL("SELECT position FROM {} WHERE id = 1").format(position).as_string()
+        self._advance = SQL("UPDATE {} SET position = %s WHERE id = 1").format(position).as_string()
+        self._claim = (
+            SQL(
+                "SELECT {columns} FROM {table} WHERE due_at <= %s ORDER BY due_at "
+                "LIMIT 1 FOR UPDATE SKIP LOCKED"
+            )
+            .format(columns=SQL(_COLUMNS), table=deadlines)
+            .as_string()
+        )
+        self._delete = (
+            SQL("DELETE FROM {} WHERE game_id = %s AND version <= %s").format(deadlines).as_string()
+        )
         self._upserts = {
             claimed: SQL(
                 "INSERT INTO {table} AS d ({columns}) VALUES (%s, %s, %s, %s) "
                 "ON CONFLICT (game_id) DO UPDATE SET version = excluded.version, "
                 "seat = excluded.seat, due_at = excluded.due_at "
                 "WHERE d.version {newer} excluded.version"
-            ).format(table=deadlines, columns=SQL(_COLUMNS), newer=SQL("<=" if claimed else "<"))
+            )
+            .format(table=deadlines, columns=SQL(_COLUMNS), newer=SQL("<=" if claimed else "<"))
+            .as_string()
             for claimed in (False, True)
         }
-        self._next = SQL("SELECT min(due_at) AS due FROM {}").format(deadlines)
-        self._rows = SQL("SELECT {} FROM {}").format(SQL(_COLUMNS), deadlines)
+        self._next = SQL("SELECT min(due_at) AS due FROM {}").format(deadlines).as_string()
+        self._rows = SQL("SELECT {} FROM {}").format(SQL(_COLUMNS), deadlines).as_string()
         with datastore.transaction(commit=True) as cursor:
             # Replicas opening the store together would race to create the tables.
             cursor.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (DEADLINES,))
