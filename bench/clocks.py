@@ -218,7 +218,7 @@ def firing_rates(settings: Settings, count: int, takeover: int) -> tuple[float, 
         # A clock that stands still just after the first deadlines: the next ones
         # (5 s after each timeout) are not due.
         now[0] = max(
-            due.at for due in (games.deadline(game.game_id)[1] for game in made) if due
+            due.at for due in (games.deadline(game.game_id) for game in made) if due
         ) + timedelta(milliseconds=1)
         started = time.perf_counter()
         alone = sum(games.time_out(game.game_id, game.version) for game in made[:count])

@@ -93,7 +93,7 @@ def clock_keeper(
         return None
 
     def deadline_of(game_id: UUID) -> tuple[int, Due | None]:
-        version, deadline = games.deadline(game_id)
+        version, deadline = games.turn_clock(game_id)
         return version, None if deadline is None else Due.of(deadline)
 
     return ClockKeeper(

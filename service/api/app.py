@@ -24,6 +24,7 @@ from service.api.headers import refuse_repeated_headers
 from service.api.health import HealthController, Readiness
 from service.api.home import home
 from service.api.hub import EventHub, end_streams_on_signals
+from service.api.lobby import LobbyController
 from service.api.log_writer import flush_logs
 from service.api.metrics import Metrics, MetricsController, RequestMetrics
 from service.api.openapi import finish_openapi
@@ -69,6 +70,7 @@ def create_app(
             StreamTicketsController,
             AuditController,
             FeedController,
+            LobbyController,
             MetricsController,
             home,
             ProblemPagesController,
@@ -157,6 +159,10 @@ def openapi_config() -> OpenAPIConfig:
                 description="The complete, hash-chained event log of a game (docs/audit.md).",
             ),
             Tag(name="feed", description="Every event of every game in commit order (admin)."),
+            Tag(
+                name="lobby",
+                description="The listed games that have open seats, for a player to join.",
+            ),
             Tag(name="health", description="Liveness and readiness probes."),
             Tag(name="operations", description="Prometheus metrics."),
             Tag(

@@ -337,6 +337,14 @@ PROBLEM_TYPES: Mapping[str, ProblemType] = {
         "Nothing was applied. Wait for the next deal (the view's `players[].status` says "
         "where each seat stands); an eliminated seat plays no more.",
     ),
+    "seat_left": ProblemType(
+        409,
+        "Seat left",
+        "The seat's player left or resigned this game, or its turn clock took it over "
+        "(`players[].left` in the view): it acts and leaves no more.",
+        "Nothing was applied. The token still reads the game (its view and its events); "
+        "the server's bot plays a replaced seat, a forfeited seat plays no more.",
+    ),
     "write_conflict": ProblemType(
         409,
         "Write conflict",

@@ -461,6 +461,10 @@ def _apply_player_left(table: Table, event: PlayerLeft) -> None:
         _statuses(hand)[seat] = DealStatus.DROPPED
         if hand.turn == seat:
             _next_turn(table, hand, seat)
+    elif hand.statuses is None and hand.turn == seat:
+        # The other variants: its cards lie face down where they are, unplayed; the
+        # turn passes on.
+        _next_turn(table, hand, seat)
 
 
 def _next_turn(table: Table, hand: HandState, seat: int) -> None:
@@ -469,6 +473,9 @@ def _next_turn(table: Table, hand: HandState, seat: int) -> None:
     turn = (seat + 1) % table.players
     if hand.statuses is not None:
         while hand.statuses[turn] is not DealStatus.IN and turn != seat:
+            turn = (turn + 1) % table.players
+    elif any(table.forfeited):
+        while table.forfeited[turn] and turn != seat:
             turn = (turn + 1) % table.players
     hand.turn = turn
     hand.phase = Phase.DRAW
@@ -487,23 +494,32 @@ def _statuses(hand: HandState) -> list[DealStatus]:
 def _apply_hand_dealt(table: Table, event: HandDealt) -> None:
     size = table.rules.hand_size_for(table.players)
     stock: tuple[Card, ...]
-    if event.seats is not None:
+    if event.seats is not None and table.rules.variant is Variant.INDIAN:
         _apply_indian_deal(table, event, event.seats, size)
         return
+    # Dealt round the seats still in the game (all of them, unless some forfeited).
+    seats = event.seats if event.seats is not None else tuple(range(table.players))
+    among = len(seats)
+    if among != table.players:
+        size = table.rules.hand_size_for(among)
+    dealer = seats.index(event.dealer)
     if table.rules.variant is Variant.WROTHAM:
         # No upcard, an empty pile, and the starter opens with eight cards, no draw.
-        starter = deal_to_starter(event.deck, event.dealer, table.players, size)
-        hands, stock, discard = starter.hands, starter.stock, []
-        turn, phase = starter.starter, Phase.PLAY
+        starter = deal_to_starter(event.deck, dealer, among, size)
+        dealt_hands, stock, discard = starter.hands, starter.stock, []
+        turn, phase = seats[starter.starter], Phase.PLAY
     else:
-        dealt = deal(event.deck, event.dealer, table.players, size)
-        hands, stock, discard = dealt.hands, dealt.stock, [dealt.upcard]
-        turn, phase = (event.dealer + 1) % table.players, Phase.DRAW
+        dealt = deal(event.deck, dealer, among, size)
+        dealt_hands, stock, discard = dealt.hands, dealt.stock, [dealt.upcard]
+        turn, phase = seats[(dealer + 1) % among], Phase.DRAW
+    hands: list[list[Card]] = [[] for _ in range(table.players)]
+    for seat, held in zip(seats, dealt_hands, strict=True):
+        hands[seat] = list(held)
     table.dealer = event.dealer
     table.hand = HandState(
         number=event.hand_number,
         dealer=event.dealer,
-        hands=[list(cards) for cards in hands],
+        hands=hands,
         stock=list(reversed(stock)),
         discard=discard,
         turn=turn,

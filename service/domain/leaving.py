@@ -36,23 +36,29 @@ def leave_problem(table: Table, seat: int) -> IllegalMove | None:
         return GameOver("The game is over: there is nothing left to leave.")
     if table.left[seat]:
         return SeatLeft(f"Seat {seat}'s player has already left this game.")
+    if _declared_and_shown(table, seat):
+        return WrongPhase(
+            "Your valid declaration is being shown: leave once the others have shown."
+        )
     return None
 
 
-def can_forfeit(table: Table) -> bool:
-    """Whether a seat of this game may forfeit: in Indian Rummy always; in the Western
-    variants at two seats only (docs/rules.md says why)."""
-    return table.rules.variant is Variant.INDIAN or table.players == 2
+def _declared_and_shown(table: Table, seat: int) -> bool:
+    """Indian: `seat`'s valid declaration is in its show (the deal is all but won)."""
+    hand = table.hand
+    if hand is None or hand.phase is not Phase.SHOW or hand.statuses is None:
+        return False
+    return hand.statuses[seat] is DealStatus.DECLARED
 
 
 def decide_leave(table: Table, seat: int, decks: DeckSource, *, resign: bool) -> list[Event]:
-    """`seat`'s player leaves (`resign`: concedes). A resignation forfeits wherever a
-    forfeit exists; a leave follows the rule `abandon`."""
+    """`seat`'s player leaves (`resign`: concedes). A resignation forfeits; a leave
+    follows the rule `abandon`."""
     problem = leave_problem(table, seat)
     if problem is not None:
         raise problem
     reason = LeaveReason.RESIGNED if resign else LeaveReason.LEFT
-    forfeit = can_forfeit(table) and (resign or table.rules.abandon is Abandon.FORFEIT)
+    forfeit = resign or table.rules.abandon is Abandon.FORFEIT
     return abandon(table, seat, decks, reason, forfeit=forfeit)
 
 

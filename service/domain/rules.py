@@ -245,11 +245,6 @@ class RuleSet:
             raise InvalidRules(
                 f"Rule 'variant': {self.variant.value} seats {seats} players, not {players}."
             )
-        if self.abandon is Abandon.FORFEIT and self.variant is not Variant.INDIAN and players > 2:
-            raise InvalidRules(
-                f"Rule 'abandon': forfeit is played at two seats only in variant "
-                f"{self.variant.value!r}, not {players}: leave it at bot."
-            )
         if self.variant is Variant.INDIAN and players > 2 and self.packs != 2:
             raise InvalidRules(
                 f"Rule 'packs': indian deals from two packs to {players} players, not one."

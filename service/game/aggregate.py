@@ -105,12 +105,14 @@ class Game(Aggregate):
         decks: Sequence[Sequence[Card]] = (),
         dealer: int | None = None,
         request: IdempotentRequest | None = None,
+        unlisted: bool = False,
     ) -> Game:
         """A new game; the first hand is dealt at once if every seat is taken.
 
         The caller has checked the arguments (`service.domain.setup.check_new_game`)
         and who may choose the deal; `seed_chosen` says whether the creator gave `seed`.
-        `request` is the idempotent request that creates it, if any.
+        `request` is the idempotent request that creates it, if any; `unlisted` keeps
+        it out of the lobby.
         """
         for seat in seats:
             if seat is not None:
@@ -128,6 +130,7 @@ class Game(Aggregate):
             deal=deal_mode(seed_chosen=seed_chosen, decks=len(decks)).value,
             command_id=command_id,
             request=plain,
+            unlisted=unlisted,
         )
         game.command_id = command_id
         game._settle(plain)

@@ -32,6 +32,7 @@ from service.game.errors import (
     WriteConflict,
 )
 from service.game.events import GameEvent
+from service.game.lobby import Lobby, LobbyPage, LobbyQuery
 from service.game.probe import probe_write
 from service.game.refusals import RefusalLog, RefusedBefore, RefusedNow
 from service.game.results import CreateResult, FeedEntry, GameState, JoinResult, PlayResult
@@ -103,6 +104,8 @@ class RummyApplication(UnitOfWork):
         self.refusals = RefusalLog(self.factory.aggregate_recorder(purpose="refusals"))
         self.stream_tickets = StreamTickets(self.recorder)
         """The live streams' tickets, kept beside the events (service.game.tickets)."""
+        self.lobby = Lobby(self.recorder, self.mapper)
+        """The listed games with open seats, kept beside the events (service.game.lobby)."""
 
     def create_game(self, new: NewGame, idempotency: Idempotency | None = None) -> CreateResult:
         """A new game. Created with a key (`idempotency`), its id and its players'
@@ -129,6 +132,7 @@ class RummyApplication(UnitOfWork):
             decks=new.decks,
             dealer=new.dealer,
             request=request,
+            unlisted=new.unlisted,
         )
         self._let_bots_play(game, request)
         if not self._saved(game):
@@ -286,9 +290,15 @@ class RummyApplication(UnitOfWork):
         except _Stale:
             return False  # the store does not hold that version
 
-    def deadline(self, game_id: UUID) -> tuple[int, Deadline | None]:
+    def deadline(self, game_id: UUID) -> Deadline | None:
+        """The turn deadline of the game as stored now (service/game/clock.py), or None:
+        what a scheduler arms after a save, to fire with `time_out`."""
+        return self.turn_clock(game_id)[1]
+
+    def turn_clock(self, game_id: UUID) -> tuple[int, Deadline | None]:
         """The game's version as stored now and its turn deadline at that version
-        (None: no clock runs), for the clocks' keeper (service/game/timekeeper.py)."""
+        (None: no clock runs): the clocks' keeper (service/game/timekeeper.py) keeps
+        or drops its row by that version."""
         game = self._current(game_id)
         return game.version, turn_deadline(game)
 
@@ -303,6 +313,10 @@ class RummyApplication(UnitOfWork):
                 f"Game {game_id} has versions 1 to {game.version}, not {version}."
             )
         return GameState.of(game)
+
+    def lobby_page(self, query: LobbyQuery) -> LobbyPage:
+        """A page of the listed games that have open seats, newest first."""
+        return self.lobby.page(query)
 
     def events_after(
         self, game_id: UUID, after: int = 0, limit: int | None = None, upto: int | None = None
