@@ -1,9 +1,9 @@
 """Turn clocks under load: two replicas on one PostgreSQL, one SIGKILLed mid-run.
 
 Two `rummy serve` processes share a fresh schema. `GAMES` games are created
-over a few seconds (by the test's own process, which keeps no clocks: the
-replicas find every deadline in the feed), each with a person who never
-moves (seat 0) against a bot, on the shortest clock the rules allow
+over a few seconds (on each replica, and a third by the test's own process,
+which keeps no clocks: those deadlines the replicas find in the feed only),
+each with a person who never moves (seat 0) against a bot, on the shortest clock the rules allow
 (`turn_seconds` 5; the seat is taken over by a bot after `TAKEOVER`
 timeouts, and the game then plays out by itself). While the first clocks
 run out one replica is SIGKILLed, and started again a little later.
@@ -101,17 +101,30 @@ def test_two_replicas_one_killed_every_expired_turn_timed_out_once(
     rules = RuleSet.from_dict(
         {**RULES, "turn_seconds": TURN_SECONDS, "timeouts_before_takeover": TAKEOVER}
     )
-    # Created by a process of the test's own (no keeper): the replicas find the
-    # deadlines in the feed, as they find those another replica's saves start.
+    # A third of them created by a process of the test's own (no keeper): the
+    # replicas find those deadlines in the feed only; the others by each replica.
     games = open_games(store_settings)
     game_ids: list[UUID] = []
     start = time.monotonic()
     with httpx.Client(timeout=10.0) as client:
         for index in range(GAMES):
-            created = games.create_game(
-                NewGame(seats=[NewSeat(f"silent{index}"), NewSeat("bo", bot="basic")], rules=rules)
-            )
-            game_ids.append(created.game_id)
+            if index % 3 == 2:
+                created = games.create_game(
+                    NewGame(
+                        seats=[NewSeat(f"silent{index}"), NewSeat("bo", bot="basic")], rules=rules
+                    )
+                )
+                game_ids.append(created.game_id)
+            else:
+                response = client.post(
+                    f"{replicas[index % 3].url}/games",
+                    json={
+                        "players": [{"name": f"silent{index}"}, {"name": "bo", "bot": "basic"}],
+                        "rules": rules.shown(),
+                    },
+                )
+                assert response.status_code == 201, response.text
+                game_ids.append(UUID(response.json()["game_id"]))
             time.sleep(max(0.0, start + CREATE_SECONDS * (index + 1) / GAMES - time.monotonic()))
 
         time.sleep(max(0.0, start + KILL_AT - time.monotonic()))
