@@ -3,17 +3,17 @@
 Two `rummy serve` processes share a fresh schema. `GAMES` games are created
 over a few seconds (on each replica, and a third by the test's own process,
 which keeps no clocks: those deadlines the replicas find in the feed only),
-each with a person who never moves (seat 0) against a bot, on the shortest clock the rules allow
-(`turn_seconds` 5; the seat is taken over by a bot after `TAKEOVER`
-timeouts, and the game then plays out by itself). While the first clocks
+each with a person who never moves (seat 0) against a bot, on the shortest
+clock the rules allow (`turn_seconds` 5; the seat is taken over by a bot
+after `TAKEOVER` timeouts, and the game then plays out by itself). While the first clocks
 run out one replica is SIGKILLed, and started again a little later.
 
-Afterwards, from the stored events (each game replayed version by version
-with the rules' own `turn_deadline`):
+Afterwards, from the stored events (each game replayed save by save with
+the rules' own `turn_deadline`):
 - every turn the silent person had while a deadline ran was timed out, once:
-  the event after each version that had a deadline is a `turn_timed_out`
-  (nobody else moves that seat), and no `turn_timed_out` follows a version
-  without one; `/feed` lists each `turn_timed_out` once;
+  every save after the creation is a timeout (nobody else moves that seat;
+  the bots move within the saves that make it their turn), made when the
+  game at rest had a deadline; `/feed` lists each `turn_timed_out` once;
 - none was timed out early: its stored time is at or after the deadline;
 - every game finished, the cards conserved at every version, and every
   game's audit export is VERIFIED by the verifier `rummy verify` runs.
