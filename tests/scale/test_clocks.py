@@ -41,9 +41,7 @@ from service.game.commands import NewGame, NewSeat
 from tests.postgres import fresh_schema, service_environment
 from tests.rates import NO_RATE_LIMITS_ENV
 from tests.scale.test_scale_out import _check_cards_conserved
-from tests.servers import Replica, clean_environment, free_port, stop_all
-
-pytestmark = pytest.mark.postgres
+from tests.servers import Replica, clean_environment, free_port, rummy_serve, stop_all
 
 ADMIN_TOKEN = "clocks-test-admin-token-0123456789"
 GAMES = 40
@@ -94,6 +92,7 @@ def replicas(store_settings: Settings, tmp_path: Path) -> Iterator[list[Replica]
         stop_all(started)
 
 
+@pytest.mark.postgres
 def test_two_replicas_one_killed_every_expired_turn_timed_out_once(
     replicas: list[Replica], store_settings: Settings
 ) -> None:
@@ -199,3 +198,46 @@ def _check_game(games: RummyApplication, game_id: UUID) -> int:
     assert game.table.finished, f"{game_id} did not finish"
     assert turn_deadline(game) is None
     return timeouts
+
+
+def test_sqlite_with_two_workers_one_keeps_the_clocks(tmp_path: Path) -> None:
+    """`rummy serve --workers 2` on SQLite: one worker (the lock holder) keeps the
+    clocks; each game's clock fires once, and /metrics counts each timeout once
+    whichever worker answers."""
+    env = {
+        "RUMMY_STORE": "sqlite",
+        "RUMMY_SQLITE_PATH": str(tmp_path / "rummy.sqlite"),
+        "RUMMY_WORKERS": "2",
+        "RUMMY_LOG_LEVEL": "warning",
+        "RUMMY_ADMIN_TOKEN": ADMIN_TOKEN,
+    }
+    admin = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
+    rules = {"deals": 1, "turn_seconds": TURN_SECONDS, "timeouts_before_takeover": 1}
+    with rummy_serve(env) as server, httpx.Client(timeout=10.0) as client:
+        game_ids = []
+        for index in range(6):
+            response = client.post(
+                f"{server.url}/games",
+                json={
+                    "players": [{"name": f"silent{index}"}, {"name": "bo", "bot": "basic"}],
+                    "rules": {**rules, "abandon": "forfeit"},
+                },
+            )
+            assert response.status_code == 201, response.text
+            game_ids.append(response.json()["game_id"])
+        finished: Counter[str] = Counter()
+        until = time.monotonic() + FINISH_SECONDS
+        while len(finished) < len(game_ids) and time.monotonic() < until:
+            time.sleep(0.5)
+            finished = _feed_kinds(client, server.url, admin, "game_finished")
+        timeouts = _feed_kinds(client, server.url, admin, "turn_timed_out")
+        metrics = client.get(f"{server.url}/metrics", headers={"Connection": "close"}).text
+    assert set(finished) == set(game_ids), "every clock ran out and forfeited its game"
+    assert timeouts == Counter(dict.fromkeys(game_ids, 1)), "one timeout a game"
+    assert f"rummy_turn_timeouts_total {float(len(game_ids))}" in metrics
+
+
+def _feed_kinds(client: httpx.Client, url: str, admin: dict[str, str], kind: str) -> Counter[str]:
+    """The events of one kind in the feed, per game."""
+    page = client.get(f"{url}/feed", params={"limit": 1000}, headers=admin).json()
+    return Counter(item["game_id"] for item in page["events"] if item["event"]["type"] == kind)
