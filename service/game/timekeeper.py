@@ -90,9 +90,9 @@ POSITION = "rummy_clock_position"
 PAGE = 500
 """Events of the feed read at once by the follower."""
 PAGES_PER_ROUND = 20
-"""Pages the follower reads before it lets the firing run (a long backlog)."""
+"""Pages the follower reads in one round (a long backlog: then a poll's rest)."""
 FIRES_PER_ROUND = 1000
-"""Rows one round fires at most before it follows the feed again."""
+"""Rows the firer fires in one round before it looks at the next due time again."""
 RETRY_SECONDS = 0.25
 """When `time_out` found a row not yet due that this process's clock calls due
 (clocks that disagree), the row is tried again this much later."""
@@ -176,8 +176,9 @@ class _Table(Protocol):
 class ClockKeeper:
     """Keeps the turn clocks of one application (see the module docstring).
 
-    `start()` runs it in a thread of its own and `stop()` ends it; tests call
-    `run_once()` to follow the feed and fire what is due, in the calling thread.
+    `start()` runs the follower and the firer in a thread each and `stop()` ends
+    them; tests and benches call `follow()`, `fire_due()` or `run_once()` (both)
+    in the calling thread.
     """
 
     def __init__(
