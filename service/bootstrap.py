@@ -7,6 +7,8 @@ uses when it is made (nothing is wired afterwards):
   its saves: the metrics and the live streams' channels;
 - the metrics and the event hub (service/api/metrics.py, hub.py);
 - the rate limits (service/api/throttle.py);
+- the turn clocks' keeper (service/game/timekeeper.py), started and stopped
+  with the app (`RUMMY_CLOCKS`);
 - the litestar app (service/api/app.py), served by `rummy serve`.
 
 Everything that runs the service builds through it: `rummy serve` (in each
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from uuid import UUID
 
 from litestar import Litestar
 
@@ -33,6 +36,7 @@ from service.config import Settings, Store
 from service.game.application import BotPlayers, Clock, RummyApplication, utc_now
 from service.game.errors import StoreUnavailable
 from service.game.postgres import schema_lock
+from service.game.timekeeper import ClockKeeper, ClockObserver, Due
 from service.game.unit import SaveObserver
 
 COMPUTER_PLAYERS = BotSeats()
@@ -48,6 +52,8 @@ class Wiring:
     metrics: Metrics
     hub: EventHub
     app: Litestar
+    clocks: ClockKeeper | None
+    """None: this process keeps no turn clocks (`RUMMY_CLOCKS=off`, or no bots)."""
 
 
 def bootstrap(
@@ -62,9 +68,42 @@ def bootstrap(
     metrics = Metrics()
     channels = Channels()
     games = open_games(settings, bots=bots, observers=(metrics, channels), clock=clock)
+    clocks = clock_keeper(settings, games, observer=metrics)
     hub = EventHub(games, channels, StreamSettings.from_settings(settings))
-    app = create_app(settings, games=games, metrics=metrics, hub=hub, throttle=Throttle(settings))
-    return Wiring(settings=settings, games=games, metrics=metrics, hub=hub, app=app)
+    app = create_app(
+        settings,
+        games=games,
+        metrics=metrics,
+        hub=hub,
+        throttle=Throttle(settings),
+        clocks=clocks,
+    )
+    return Wiring(settings=settings, games=games, metrics=metrics, hub=hub, app=app, clocks=clocks)
+
+
+def clock_keeper(
+    settings: Settings,
+    games: RummyApplication,
+    *,
+    observer: ClockObserver | None = None,
+) -> ClockKeeper | None:
+    """The keeper of `games`' turn clocks (not started), or None when `settings` turn
+    them off or the application has no bots to move for a timed-out seat."""
+    if not settings.clocks or games.bots is None:
+        return None
+
+    def deadline_of(game_id: UUID) -> tuple[int, Due | None]:
+        version, deadline = games.turn_clock(game_id)
+        return version, None if deadline is None else Due.of(deadline)
+
+    return ClockKeeper(
+        games.recorder,
+        deadline_of,
+        games.time_out,
+        poll_seconds=settings.clocks_poll_ms / 1000,
+        observer=observer,
+        clock=lambda: games.clock().timestamp(),
+    )
 
 
 def open_games(

@@ -69,5 +69,6 @@ def test_the_application_is_built_telling_the_metrics_and_the_hub_of_its_saves(
 ) -> None:
     wiring = bootstrap.bootstrap(Settings(store=store, sqlite_path=str(tmp_path / "g.sqlite")))
     assert wiring.games.observers == (wiring.metrics, wiring.hub.channels)
+    assert wiring.clocks is not None, "the turn clocks are on by default"
     assert wiring.hub.games is wiring.games
     wiring.games.close()

@@ -38,6 +38,7 @@ from service.api.timeouts import BodyDeadline
 from service.api.webclient import play_router
 from service.config import Settings
 from service.game.application import RummyApplication
+from service.game.timekeeper import ClockKeeper
 
 API_VERSION = version("straight-rummy")
 """The OpenAPI document's `info.version`: the package's own version (pyproject.toml),
@@ -51,9 +52,11 @@ def create_app(
     metrics: Metrics,
     hub: EventHub,
     throttle: Throttle,
+    clocks: ClockKeeper | None = None,
 ) -> Litestar:
     """The HTTP service over parts made by the composition root (service/bootstrap.py):
-    `games` already tells `metrics` and `hub` of its saves."""
+    `games` already tells `metrics` and `hub` of its saves; `clocks`, the turn clocks'
+    keeper, runs while the app does."""
     for secret in (settings.admin_token, settings.metrics_token):
         if secret is not None:
             mask_also(secret)
@@ -81,8 +84,18 @@ def create_app(
         },
         before_request=check_request,
         state=State({"throttle": throttle}),
-        on_startup=[lambda: end_streams_on_signals(hub), metrics.process_started],
-        on_shutdown=[hub.close, metrics.process_ended, flush_logs],
+        on_startup=[
+            lambda: end_streams_on_signals(hub),
+            metrics.process_started,
+            *([clocks.start] if clocks is not None else []),  # a thread of its own
+        ],
+        on_shutdown=[
+            # Called without the app (litestar hands it to a hook that takes an argument).
+            *([lambda: clocks.stop()] if clocks is not None else []),
+            hub.close,
+            metrics.process_ended,
+            flush_logs,
+        ],
         plugins=[ProblemDetailsPlugin(problem_details_config())],
         openapi_config=openapi_config(),
         request_max_body_size=settings.max_body_bytes,

@@ -107,6 +107,17 @@ class Metrics:
         self.streams_opened = Counter(
             "rummy_streams_opened", "Live event streams opened.", registry=registry
         )
+        self.turn_timeouts = Counter(
+            "rummy_turn_timeouts",
+            "Turns this process timed out (a seat's clock ran out; its move made for it).",
+            registry=registry,
+        )
+        self.turn_timeout_lag_seconds = Histogram(
+            "rummy_turn_timeout_lag_seconds",
+            "Time from a turn's deadline to its timeout being recorded.",
+            buckets=_LATENCY_BUCKETS,
+            registry=registry,
+        )
 
     # --- SaveObserver -------------------------------------------------------------------
 
@@ -122,6 +133,12 @@ class Metrics:
 
     def write_conflict(self) -> None:
         self.write_conflicts.inc()
+
+    # --- the turn clocks (service/game/timekeeper.py's ClockObserver) ----------------
+
+    def timed_out(self, lag_seconds: float) -> None:
+        self.turn_timeouts.inc()
+        self.turn_timeout_lag_seconds.observe(lag_seconds)
 
     # --- streams ------------------------------------------------------------------------
 

@@ -293,7 +293,14 @@ class RummyApplication(UnitOfWork):
     def deadline(self, game_id: UUID) -> Deadline | None:
         """The turn deadline of the game as stored now (service/game/clock.py), or None:
         what a scheduler arms after a save, to fire with `time_out`."""
-        return turn_deadline(self._current(game_id))
+        return self.turn_clock(game_id)[1]
+
+    def turn_clock(self, game_id: UUID) -> tuple[int, Deadline | None]:
+        """The game's version as stored now and its turn deadline at that version
+        (None: no clock runs): the clocks' keeper (service/game/timekeeper.py) keeps
+        or drops its row by that version."""
+        game = self._current(game_id)
+        return game.version, turn_deadline(game)
 
     def state(self, game_id: UUID, version: int | None = None) -> GameState:
         """The game now, or as it was at `version`."""
