@@ -626,7 +626,8 @@ class GamePage {
     const seconds = secondsLeft(deadline);
     const who = view.phase === "show" ? "Time to show" : this.myTurn() ? "Your time" : nameOf(view, view.turn);
     shown.hidden = false;
-    shown.textContent = seconds > 0 ? `${who}: ${spell(seconds)}` : `${who}: time is up`;
+    const up = this.myTurn() ? "Your time is up" : `${who}: time is up`;
+    shown.textContent = seconds > 0 ? `${who}: ${spell(seconds)}` : up;
     shown.title = "Time left for the turn; when it runs out, the server's bot moves for the seat.";
     shown.dataset.seconds = String(seconds);
     shown.dataset.seat = view.turn === null || view.turn === undefined ? "" : String(view.turn);
