@@ -32,7 +32,8 @@ from service.game.errors import (
     WriteConflict,
 )
 from service.game.events import GameEvent
-from service.game.lobby import Lobby, LobbyPage, LobbyQuery
+from service.game.lobby import LobbyPage, LobbyQuery
+from service.game.lobby_store import Lobby
 from service.game.probe import probe_write
 from service.game.refusals import RefusalLog, RefusedBefore, RefusedNow
 from service.game.results import CreateResult, FeedEntry, GameState, JoinResult, PlayResult
@@ -105,7 +106,7 @@ class RummyApplication(UnitOfWork):
         self.stream_tickets = StreamTickets(self.recorder)
         """The live streams' tickets, kept beside the events (service.game.tickets)."""
         self.lobby = Lobby(self.recorder, self.mapper)
-        """The listed games with open seats, kept beside the events (service.game.lobby)."""
+        """The listed games with open seats, kept beside the events (service.game.lobby_store)."""
 
     def create_game(self, new: NewGame, idempotency: Idempotency | None = None) -> CreateResult:
         """A new game. Created with a key (`idempotency`), its id and its players'
