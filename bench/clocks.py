@@ -57,7 +57,7 @@ from service.domain.rules import RuleSet
 from service.game.application import RummyApplication
 from service.game.clock import turn_deadline
 from service.game.commands import NewGame, NewSeat
-from service.game.timekeeper import DEADLINES
+from service.game.deadlines import DEADLINES
 from tests.postgres import conninfo, new_schema, service_environment
 from tests.rates import NO_RATE_LIMITS_ENV
 from tests.servers import Replica, clean_environment, free_port, stop_all

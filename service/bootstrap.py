@@ -34,9 +34,10 @@ from service.api.throttle import Throttle
 from service.bots.seats import BotSeats
 from service.config import Settings, Store
 from service.game.application import BotPlayers, Clock, RummyApplication, utc_now
+from service.game.deadlines import Due
 from service.game.errors import StoreUnavailable
 from service.game.postgres import schema_lock
-from service.game.timekeeper import ClockKeeper, ClockObserver, Due
+from service.game.timekeeper import ClockKeeper, ClockObserver
 from service.game.unit import SaveObserver
 
 COMPUTER_PLAYERS = BotSeats()

@@ -1,6 +1,6 @@
 """The lobby: `GET /lobby`, the listed games that have open seats (anyone).
 
-The lobby is kept by the application (service/game/lobby.py, which says how and
+The lobby is kept by the application (service/game/lobby_store.py, which says how and
 why); this handler reads one page of it and shows each game with what its
 public view shows, nothing more: no token, token hash, client seed, seed or deck
 is in the lobby's rows at all.

@@ -73,14 +73,10 @@ def next_bot_move(game: GameSnapshot, seed: str) -> tuple[int, Sequence[Action]]
     return seat, _request(game, seat, name, seed)
 
 
-def clock_move(game: GameSnapshot, seat: int, seed: str) -> Sequence[Action]:
-    """The request the server's bot (`CLOCK_BOT`) makes for `seat`, whoever sits
-    there: what a timed-out seat plays."""
-    return _request(game, seat, CLOCK_BOT, seed)
-
-
-CLOCK_BOT = "basic"
-"""The strategy that plays a timed-out turn (and, in service/game, a replaced seat)."""
+def clock_move(game: GameSnapshot, seat: int, name: str, seed: str) -> Sequence[Action]:
+    """The request strategy `name` makes for `seat`, whoever sits there: what a
+    timed-out seat plays (the application names the server's bot)."""
+    return _request(game, seat, name, seed)
 
 
 def _request(game: GameSnapshot, seat: int, name: str, seed: str) -> Sequence[Action]:
@@ -148,5 +144,5 @@ class BotSeats:
     def next_move(self, game: GameSnapshot, seed: str) -> tuple[int, Sequence[Action]] | None:
         return next_bot_move(game, seed)
 
-    def move_for(self, game: GameSnapshot, seat: int, seed: str) -> Sequence[Action]:
-        return clock_move(game, seat, seed)
+    def move_for(self, game: GameSnapshot, seat: int, strategy: str, seed: str) -> Sequence[Action]:
+        return clock_move(game, seat, strategy, seed)

@@ -23,8 +23,10 @@ from service.domain.shuffle import commitment
 from service.domain.state import Table
 from service.game.events import GameCreated, GameEvent, stored_fields
 
-REPLACEMENT_BOT = "basic"
-"""The server's bot that plays a seat whose player left (rule `abandon: bot`)."""
+SERVER_BOT = "basic"
+"""The server's bot: it plays a seat whose player left (rule `abandon: bot`) and
+what is left of a timed-out turn (`RummyApplication.time_out`). Replays read it
+too (a replaced seat's `bot`), so it is named once, here."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,7 +206,7 @@ class Game(Aggregate):
             entry = self.seats[event.player]
             assert entry is not None, "a seat that left was taken"
             # A new dict: the cached game's seats are shared with its readers.
-            self.seats[event.player] = {**entry, "bot": REPLACEMENT_BOT}
+            self.seats[event.player] = {**entry, "bot": SERVER_BOT}
         turn = turn_key(self.table)
         if turn != self.turn_of:
             self.turn_of = turn

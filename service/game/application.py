@@ -20,7 +20,7 @@ from service.domain.errors import IllegalMove, InvalidSeating, SeatLeft
 from service.domain.leaving import turn_key, waits_for
 from service.domain.setup import check_new_game
 from service.domain.state import DealStatus, Phase
-from service.game.aggregate import Game, IdempotentRequest, SeatEntry
+from service.game.aggregate import SERVER_BOT, Game, IdempotentRequest, SeatEntry
 from service.game.clock import Deadline, turn_deadline
 from service.game.commands import Idempotency, NewGame, NewSeat
 from service.game.errors import (
@@ -32,7 +32,8 @@ from service.game.errors import (
     WriteConflict,
 )
 from service.game.events import GameEvent
-from service.game.lobby import Lobby, LobbyPage, LobbyQuery
+from service.game.lobby import LobbyPage, LobbyQuery
+from service.game.lobby_store import Lobby
 from service.game.probe import probe_write
 from service.game.refusals import RefusalLog, RefusedBefore, RefusedNow
 from service.game.results import CreateResult, FeedEntry, GameState, JoinResult, PlayResult
@@ -64,9 +65,9 @@ class BotPlayers(Protocol):
         """The bot seat to move and its request (one action or several, played all
         or nothing), or None when a person must act."""
 
-    def move_for(self, game: GameState, seat: int, seed: str) -> Sequence[Action]:
-        """The server's bot's request for `seat`, whoever sits there (a seat timed
-        out by its clock): a legal request, one action or several."""
+    def move_for(self, game: GameState, seat: int, strategy: str, seed: str) -> Sequence[Action]:
+        """`strategy`'s request for `seat`, whoever sits there (a seat timed out by its
+        clock): a legal request, one action or several."""
 
 
 Clock = Callable[[], datetime]
@@ -105,7 +106,7 @@ class RummyApplication(UnitOfWork):
         self.stream_tickets = StreamTickets(self.recorder)
         """The live streams' tickets, kept beside the events (service.game.tickets)."""
         self.lobby = Lobby(self.recorder, self.mapper)
-        """The listed games with open seats, kept beside the events (service.game.lobby)."""
+        """The listed games with open seats, kept beside the events (service.game.lobby_store)."""
 
     def create_game(self, new: NewGame, idempotency: Idempotency | None = None) -> CreateResult:
         """A new game. Created with a key (`idempotency`), its id and its players'
@@ -436,7 +437,9 @@ class RummyApplication(UnitOfWork):
             table = game.table
             if table.left[seat] or turn_key(table) != turn or not waits_for(table, seat):
                 return
-            game.act(seat, list(self.bots.move_for(GameState.of(game), seat, game.seed)))
+            game.act(
+                seat, list(self.bots.move_for(GameState.of(game), seat, SERVER_BOT, game.seed))
+            )
         raise AssertionError(f"the clock's bot did not end seat {seat}'s turn")
 
 

@@ -9,7 +9,7 @@ from uuid import UUID
 import pytest
 
 from service.domain.rules import RuleSet, Variant
-from service.game import lobby
+from service.game import lobby_store
 from service.game.application import RummyApplication
 from service.game.commands import NewGame, NewSeat
 from service.game.lobby import Cursor, LobbyQuery, OpenGame
@@ -201,7 +201,7 @@ def test_a_catch_up_that_fails_half_way_changes_nothing(
     def dies(*_: object) -> None:
         raise RuntimeError("the process died here")
 
-    monkeypatch.setattr(lobby, "fold", dies)
+    monkeypatch.setattr(lobby_store, "fold", dies)
     with pytest.raises(RuntimeError):
         games.lobby_page(LobbyQuery())
     monkeypatch.undo()
@@ -215,8 +215,8 @@ def test_a_long_backlog_is_read_over_several_listings(
     # A store upgraded with many games stored: each listing reads a bounded part of
     # the backlog, oldest first, and the listings after it read on.
     made = [_open(games, 2) for _ in range(7)]
-    monkeypatch.setattr(lobby, "BATCH", 2)
-    monkeypatch.setattr(lobby, "MAX_BATCHES", 2)
+    monkeypatch.setattr(lobby_store, "BATCH", 2)
+    monkeypatch.setattr(lobby_store, "MAX_BATCHES", 2)
 
     first = [game.game_id for game in games.lobby_page(LobbyQuery()).games]
     second = [game.game_id for game in games.lobby_page(LobbyQuery()).games]

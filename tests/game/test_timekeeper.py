@@ -22,7 +22,8 @@ from service.domain.actions import Draw
 from service.domain.state import Source
 from service.game.application import RummyApplication
 from service.game.commands import NewGame, NewSeat
-from service.game.timekeeper import SKIP_AFTER_FAILURES, ClockKeeper, Due
+from service.game.deadlines import Due
+from service.game.timekeeper import SKIP_AFTER_FAILURES, ClockKeeper
 from tests.game.stores import StoreUnderTest
 
 
