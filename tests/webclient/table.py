@@ -32,6 +32,13 @@ STEP_MS = 10_000
 YOUR_TURN = re.compile(r"Your turn")
 
 
+def label(code: str) -> str:
+    """A card as the page writes it ("10♥")."""
+    if code == "JK":
+        return "Joker"
+    return code[:-1] + {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}[code[-1]]
+
+
 @dataclass
 class Player:
     page: Page

@@ -19,18 +19,19 @@ from playwright.sync_api import Browser, expect
 
 from tests.chromium import OfflinePages, offline_pages
 from tests.faults.proxy import FaultProxy
-from tests.webclient.table import Opponent, Player, dealt, play_to_the_end, seated_game, sit
+from tests.webclient.table import (
+    Opponent,
+    Player,
+    dealt,
+    label,
+    play_to_the_end,
+    seated_game,
+    sit,
+)
 
 QUICK = {"hand_size": 3, "deals": 2, "max_turns": 8, "exhausted": "score"}
 """House rules of a short game: three cards each, two deals (more only on a tie),
 a hand that nobody goes out of ends at its eighth turn and is scored."""
-
-
-def label(code: str) -> str:
-    """A card as the page writes it ("10♥")."""
-    if code == "JK":
-        return "Joker"
-    return code[:-1] + {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}[code[-1]]
 
 
 DROPPED = (
@@ -491,10 +492,11 @@ def tab_to(player: Player, name: str, presses: int = 40) -> None:
 def test_the_table_fits_a_phone_and_a_desktop(
     browser: Browser, server_url: str, artifacts: Path
 ) -> None:
-    # docs/play.png, the README's picture, is this test's table-desktop.png.
+    # docs/play.png, the README's picture, is this test's table-desktop.png. A minute's
+    # turn clock: its countdown fits the topline too.
     game = VariantGame(
         "wild",
-        {"variant": "wild", "hand_size": 8},
+        {"variant": "wild", "hand_size": 8, "turn_seconds": 60},
         "4H 5H 6H 7H 9C 10C QS JK",
         "2C 3D 5S 8D 9S JD KC AD",
         "QD",
@@ -521,6 +523,9 @@ def test_the_table_fits_a_phone_and_a_desktop(
             ).to_be_visible()
 
         for player, name in ((desktop, "desktop"), (phone, "phone")):
+            expect(player.page.locator("#countdown")).to_have_text(
+                re.compile(r"^Your time: \d\d s$")
+            )
             player.page.screenshot(path=artifacts / f"table-{name}.png", full_page=True)
             width = player.page.evaluate("() => [document.documentElement.scrollWidth, innerWidth]")
             assert width[0] <= width[1], f"the {name} page scrolls sideways: {width}"

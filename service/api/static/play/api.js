@@ -1,7 +1,10 @@
 // The service's HTTP API as docs/api.md describes it: JSON in and out, the
 // player's token as a bearer header, problems (application/problem+json) as
 // thrown `Problem`s, and actions sent with an Idempotency-Key and If-Match so
-// that sending one again after a lost answer is safe.
+// that sending one again after a lost answer is safe. Every answer's `Date`
+// header tells clock.js how the server's clock stands (the turn countdown).
+
+import { observeDate } from "./clock.js";
 
 /** @typedef {import("./types").GameView} GameView */
 /** @typedef {import("./types").CreateGame} CreateGame */
@@ -11,6 +14,7 @@
 /** @typedef {import("./types").StreamTicket} StreamTicket */
 /** @typedef {import("./types").AuditExport} AuditExport */
 /** @typedef {import("./types").Action} Action */
+/** @typedef {import("./types").Leave} Leave */
 /** @typedef {import("./types").ProblemBody} ProblemBody */
 
 /** A refused request: the problem the service answered, or a failure to reach it. */
@@ -74,6 +78,7 @@ async function call(method, path, { token = null, body = undefined, headers = {}
   if (token) sent.Authorization = `Bearer ${token}`;
   if (body !== undefined) sent["Content-Type"] = "application/json";
   let response;
+  const sentAt = Date.now();
   try {
     response = await fetch(path, {
       method,
@@ -84,6 +89,7 @@ async function call(method, path, { token = null, body = undefined, headers = {}
   } catch {
     throw new Problem(0, "unreachable", "No connection", "The service could not be reached. Check the connection; the page tries again.");
   }
+  observeDate(response.headers.get("Date"), sentAt, Date.now());
   if (!response.ok) throw await problemOf(response);
   return response.status === 204 ? null : response.json();
 }
@@ -158,6 +164,25 @@ export function act(gameId, token, actions, version) {
       body,
       headers: { "Idempotency-Key": key, "If-Match": `"${version}"` },
     }),
+  );
+}
+
+/**
+ * Leave the seat for good (docs/api.md "Leaving and turn clocks"): `resign`
+ * concedes the game, else the game's rule `abandon` says what becomes of the
+ * seat. Sent with an Idempotency-Key like an action, but without If-Match: a
+ * player who chose to leave leaves whatever the table did meanwhile.
+ * @param {string} gameId
+ * @param {string} token
+ * @param {boolean} resign
+ * @returns {Promise<GameView>}
+ */
+export function leave(gameId, token, resign) {
+  const key = newKey();
+  /** @type {Leave} */
+  const body = { resign };
+  return withRetries(() =>
+    call("POST", `${games(gameId)}/leave`, { token, body, headers: { "Idempotency-Key": key } }),
   );
 }
 

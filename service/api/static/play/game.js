@@ -4,8 +4,9 @@
 // `legal`, and whatever the server refuses is shown with its own words.
 
 import * as actions from "./actions.js";
-import { Problem, act, getGame, joinGame } from "./api.js";
+import { Problem, act, getGame, joinGame, leave } from "./api.js";
 import { checkAudit } from "./audit.js";
+import { observeEvent, secondsLeft, spell } from "./clock.js";
 import { PACK, back, bySuit, face, isWild, label, labels, sameCards, spoken, without } from "./cards.js";
 import { h, replace } from "./dom.js";
 import { describe, isEvent, nameOf, whose } from "./log.js";
@@ -23,6 +24,7 @@ import { follow } from "./stream.js";
 /** @typedef {import("./types").Show} Show */
 /** @typedef {import("./types").GameEvent} GameEvent */
 /** @typedef {import("./types").LastHand} LastHand */
+/** @typedef {import("./types").PlayerSummary} PlayerSummary */
 /** @typedef {import("./seats.js").Seat} Seat */
 /** @typedef {import("./audit.js").Check} Check */
 
@@ -45,6 +47,8 @@ import { follow } from "./stream.js";
 /** @typedef {"none" | "go_out" | "declare" | "submit"} Builder */
 
 const LOG_LINES = 60;
+/** The last seconds of a turn clock, shown as urgent. */
+const URGENT_SECONDS = 10;
 /** Variants whose melds never go on the table (a knock's and a declaration's are shown in the result). */
 const NO_TABLE_MELDS = new Set(["knock", "indian"]);
 
@@ -98,6 +102,8 @@ class GamePage {
     this.auditStarted = false;
     /** @type {{stop: () => void} | null} */
     this.stream = null;
+    /** @type {ReturnType<typeof setInterval> | null} the countdown's ticks */
+    this.ticker = null;
     this.seenHand = Number(sessionStorage.getItem(this.ackKey()) ?? "0");
   }
 
@@ -132,6 +138,8 @@ class GamePage {
     this.seenHand = Math.max(this.seenHand, (this.view.last_hand?.hand_number ?? 0) - 1);
     this.render();
     this.listen();
+    // The countdown is redrawn on its own, a few times a second, not the whole table.
+    this.ticker = setInterval(() => this.renderCountdown(), 250);
   }
 
   listen() {
@@ -162,6 +170,7 @@ class GamePage {
 
   /** @param {GameEvent} event */
   record(event) {
+    if ("at" in event && typeof event.at === "string") observeEvent(event.at, Date.now());
     if (isEvent(event, "hand_ended")) {
       // A bot may end the next hand in the same request: each result is shown in turn.
       this.results.set(event.hand_number, event);
@@ -187,7 +196,19 @@ class GamePage {
 
   myTurn() {
     const view = this.view;
-    return !!view && view.status === "playing" && view.my_seat !== null && view.my_seat !== undefined && view.turn === view.my_seat;
+    return !!view && view.status === "playing" && view.my_seat !== null && view.my_seat !== undefined && view.turn === view.my_seat && !this.gone();
+  }
+
+  /** The page's own seat as the view lists it, if it has one. @returns {PlayerSummary | null} */
+  me() {
+    const view = this.view;
+    if (!view || view.my_seat === null || view.my_seat === undefined) return null;
+    return view.players.find((player) => player.seat === view.my_seat) ?? null;
+  }
+
+  /** Whether the page's seat has left the game (its token still reads it). */
+  gone() {
+    return !!this.me()?.left;
   }
 
   /** @returns {Builder} */
@@ -233,13 +254,25 @@ class GamePage {
    * @param {Action[]} actions
    * @param {{onProblem?: (problem: Problem) => boolean}} [options] onProblem: true if handled
    */
-  async send(actions, { onProblem } = {}) {
+  async send(actions, options = {}) {
     const view = this.view;
-    if (!view || !this.token || this.busy) return;
+    const token = this.token;
+    if (!view || !token) return;
+    await this.request(() => act(this.gameId, token, actions, view.version), options);
+  }
+
+  /**
+   * One request that answers the player's new view (a move, a leave): shown, or
+   * its problem.
+   * @param {() => Promise<GameView>} sent
+   * @param {{onProblem?: (problem: Problem) => boolean}} [options] onProblem: true if handled
+   */
+  async request(sent, { onProblem } = {}) {
+    if (this.busy) return;
     this.busy = true;
     this.root.dataset.busy = "true";
     try {
-      const next = await act(this.gameId, this.token, actions, view.version);
+      const next = await sent();
       clearNotice();
       this.selected = [];
       this.groups = [];
@@ -376,6 +409,35 @@ class GamePage {
   }
 
   /**
+   * Ask before leaving for good, saying what becomes of the seat under the
+   * game's rule `abandon` (docs/rules.md "Leaving and turn clocks").
+   * @param {boolean} resign
+   */
+  confirmLeave(resign) {
+    const view = this.view;
+    if (!view) return;
+    const forfeit = resign || view.rules.abandon === "forfeit";
+    const others = view.players.filter((player) => player.seat !== view.my_seat && !player.forfeited && player.status !== "eliminated");
+    const last = others.length === 1 && others[0] ? ` With one player left in, the game ends now and ${nameOf(view, others[0].seat)} wins.` : "";
+    const drop = forfeit && view.variant === "indian" && this.me()?.status === "in" ? " In this deal it counts as a drop." : "";
+    const what = resign
+      ? `You concede the game, whatever the table's rule: your seat plays no more and cannot win.${drop}${last}`
+      : forfeit
+        ? `At this table a player who leaves forfeits: your seat plays no more and cannot win.${drop}${last}`
+        : "At this table a player who leaves is replaced by the server's bot: it plays your seat, with your cards and score, to the end of the game, and may still win.";
+    this.choose(resign ? "Resign the game?" : "Leave the table?", `${what} You cannot take the seat back; this page goes on showing the game.`, [
+      { text: resign ? "Yes, resign" : "Yes, leave the table", choose: () => this.leaveSeat(resign) },
+    ]);
+  }
+
+  /** @param {boolean} resign */
+  leaveSeat(resign) {
+    const token = this.token;
+    if (!token) return;
+    this.request(() => leave(this.gameId, token, resign));
+  }
+
+  /**
    * A modal list of choices (a wild's reading, the meld to lay a card on).
    * @param {string} title
    * @param {string} detail
@@ -462,6 +524,7 @@ class GamePage {
         "div",
         { class: "topline" },
         h("p", { class: "status", id: "status", role: "status", "aria-live": "polite" }, this.statusText()),
+        h("span", { class: "countdown", id: "countdown", role: "timer", hidden: true }),
         h("span", { class: "connection", id: "connection" }),
       ),
       view.status === "waiting" ? this.waiting() : null,
@@ -486,6 +549,7 @@ class GamePage {
       ),
     );
     this.renderConnection();
+    this.renderCountdown();
     this.renderHand();
     if (lost) this.refocus();
     if (finished) this.checkTheAudit();
@@ -519,6 +583,10 @@ class GamePage {
     }
     if (view.status === "finished") return `Game over: ${nameOf(view, view.winner)} won.`;
     const hand = `Hand ${view.hand_number}. `;
+    if (this.gone()) {
+      const seat = this.me()?.replaced ? "the bot plays your seat" : "you forfeited";
+      return `${hand}You left the table: ${seat}. ${view.turn === view.my_seat ? "Your seat" : nameOf(view, view.turn)} is to play.`;
+    }
     if (view.phase === "show") {
       return hand + (this.legal().can_submit ? "Show your groups: arrange them and submit." : "Waiting for the others to show their groups.");
     }
@@ -535,6 +603,35 @@ class GamePage {
       return `${hand}Your turn: ${legal.can_go_out ? "you can go out: put all your cards in melds, then discard the last" : "discard a card"}.`;
     }
     return `${hand}Your turn: meld or lay off if you like, then discard.`;
+  }
+
+  /**
+   * The countdown of the seat the game waits for, from the view's `turn_deadline`
+   * by the server's clock (clock.js); hidden when the game has no clock.
+   */
+  renderCountdown() {
+    const shown = this.root.querySelector("#countdown");
+    const view = this.view;
+    if (view?.status === "finished" && this.ticker !== null) {
+      clearInterval(this.ticker);
+      this.ticker = null;
+    }
+    if (!(shown instanceof HTMLElement)) return;
+    const deadline = view?.status === "playing" ? view.turn_deadline : null;
+    if (!view || !deadline) {
+      shown.hidden = true;
+      delete shown.dataset.seconds;
+      return;
+    }
+    const seconds = secondsLeft(deadline);
+    const who = view.phase === "show" ? "Time to show" : this.myTurn() ? "Your time" : nameOf(view, view.turn);
+    shown.hidden = false;
+    const up = this.myTurn() ? "Your time is up" : `${who}: time is up`;
+    shown.textContent = seconds > 0 ? `${who}: ${spell(seconds)}` : up;
+    shown.title = "Time left for the turn; when it runs out, the server's bot moves for the seat.";
+    shown.dataset.seconds = String(seconds);
+    shown.dataset.seat = view.turn === null || view.turn === undefined ? "" : String(view.turn);
+    shown.classList.toggle("urgent", seconds <= URGENT_SECONDS);
   }
 
   renderConnection() {
@@ -608,6 +705,7 @@ class GamePage {
   players() {
     const view = this.view;
     if (!view) return null;
+    const takeover = Number(view.rules.timeouts_before_takeover ?? 3);
     return h(
       "section",
       { class: "panel players", "aria-labelledby": "players-title" },
@@ -625,7 +723,22 @@ class GamePage {
               "data-seat": player.seat,
             },
             h("span", { class: "name" }, player.name === null ? "Open seat" : nameOf(view, player.seat)),
-            player.bot ? h("span", { class: "tag" }, `computer: ${player.bot}`) : null,
+            player.replaced
+              ? h("span", { class: "tag left" }, "left — played by bot")
+              : player.forfeited
+                ? h("span", { class: "tag left" }, "forfeited")
+                : player.left
+                  ? h("span", { class: "tag left" }, "left")
+                  : player.bot
+                    ? h("span", { class: "tag" }, `computer: ${player.bot}`)
+                    : null,
+            player.timeouts
+              ? h(
+                  "span",
+                  { class: "tag timeouts", title: `Timeouts in a row; ${takeover} take the seat over.` },
+                  `${player.timeouts} ${player.timeouts === 1 ? "timeout" : "timeouts"} of ${takeover}`,
+                )
+              : null,
             view.dealer === player.seat ? h("span", { class: "tag", title: "the dealer" }, "dealer") : null,
             player.status && player.status !== "in" ? h("span", { class: "tag status" }, player.status.replaceAll("_", " ")) : null,
             turn ? h("span", { class: "tag turn-tag" }, "to play") : null,
@@ -798,6 +911,21 @@ class GamePage {
     }
     mine.hidden = view.status !== "playing";
     const hand = this.shownHand();
+    const me = this.me();
+    if (me?.left) {
+      // Read-only: the seat's token still reads the game, its moves are the bot's or none.
+      replace(
+        mine,
+        h("h2", {}, `Your hand (${hand.length})`),
+        h("div", { class: "hand", "aria-label": "Your cards" }, hand.map((code) => face(code))),
+        h(
+          "p",
+          { class: "hint" },
+          me.replaced ? "You left this table: the server's bot plays your seat to the end of the game." : "You left this table and forfeited: your seat plays no more.",
+        ),
+      );
+      return;
+    }
     const selected = new Set(this.selection().length ? this.selected : []);
     // Jokers are wild in every game that has them; a wild rank only where the view says.
     const wildRank = view.wild ? view.wild.rank : null;
@@ -845,8 +973,20 @@ class GamePage {
       this.groupsPanel(),
       cards,
       h("div", { class: "moves", role: "group", "aria-label": "Moves" }, this.moves()),
+      this.leaveButtons(),
     );
     if (lost) this.refocus();
+  }
+
+  /** Leave the table (as `abandon` says) or resign, each after a confirmation. */
+  leaveButtons() {
+    if (this.view?.status !== "playing") return null;
+    return h(
+      "div",
+      { class: "leave", role: "group", "aria-label": "Leave the game" },
+      h("button", { type: "button", class: "small", "data-focus": "leave", onclick: () => this.confirmLeave(false) }, "Leave table"),
+      h("button", { type: "button", class: "small", "data-focus": "resign", onclick: () => this.confirmLeave(true) }, "Resign"),
+    );
   }
 
   /** Arrow keys move between the cards. @param {KeyboardEvent} event */

@@ -53,6 +53,42 @@ const HOW = {
 };
 
 /**
+ * "you" for the page's own seat, else "them" (the bot plays for a person of any sex).
+ * @param {GameView | null} view
+ * @param {unknown} seat
+ */
+function them(view, seat) {
+  return view?.my_seat === seat ? "you" : "them";
+}
+
+/**
+ * A timeout (docs/rules.md "Leaving and turn clocks"): the bot makes the seat's
+ * move, unless this timeout took the seat over under `abandon: forfeit`.
+ * @param {GameView | null} view
+ * @param {string} who
+ * @param {Record<string, any>} data
+ */
+function timedOut(view, who, data) {
+  const takeover = Number(view?.rules.timeouts_before_takeover ?? 3);
+  const count = `${data.timeouts} of ${takeover} in a row`;
+  if (data.timeouts >= takeover && view?.rules.abandon === "forfeit") return `${who} ran out of time (${count}).`;
+  return `${who} ran out of time; the bot moved for ${them(view, data.seat)} (${count}).`;
+}
+
+/**
+ * A seat's player gone for good: left, resigned, or taken over by the clock.
+ * @param {GameView | null} view
+ * @param {string} who
+ * @param {Record<string, any>} data
+ */
+function left(view, who, data) {
+  const how = { left: "left the table", resigned: "resigned", timed_out: "ran out of time too often" }[String(data.reason)] ?? "left";
+  const then = data.replaced ? `; the bot plays on for ${them(view, data.seat)}` : data.reason === "resigned" ? "" : " and forfeits";
+  const drop = data.drop ? ` It counts as a ${data.drop} drop (${data.points} points).` : "";
+  return `${who} ${how}${then}.${drop}`;
+}
+
+/**
  * One event as a sentence, or null for one the page does not tell.
  * @param {GameEvent} event
  * @param {GameView | null} view the view to name the seats by
@@ -101,6 +137,10 @@ export function describe(event, view) {
       return `${who} dropped (${data.points} points).`;
     case "player_eliminated":
       return `${who} is out of the game.`;
+    case "turn_timed_out":
+      return timedOut(view, who, data);
+    case "player_left":
+      return left(view, who, data);
     default:
       return null;
   }

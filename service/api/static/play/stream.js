@@ -30,6 +30,8 @@ export const EVENT_TYPES = [
   "groups_submitted",
   "player_dropped",
   "player_eliminated",
+  "turn_timed_out",
+  "player_left",
 ];
 
 /**

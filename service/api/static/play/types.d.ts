@@ -25,6 +25,9 @@ export type HandResultSeat = Schemas["HandResultSeat"];
 export type GameEvent = Schemas["Event"];
 export type KnownEvent = Schemas["KnownEvent"];
 
+export type Leave = Schemas["Leave"];
+export type PlayerSummary = Schemas["PlayerSummary"];
+
 export type Legal = Schemas["LegalMoves"];
 export type GameView = Schemas["GameView"];
 export type Show = Schemas["ShowView"];
