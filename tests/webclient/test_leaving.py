@@ -19,6 +19,7 @@ from playwright.sync_api import expect
 
 from tests.chromium import OfflinePages
 from tests.webclient.table import Opponent, Player, dealt, label, seated_game, sit
+from tests.webclient.test_play import DECLARING, NOT_DECLARING
 
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}
 QUICK = {"hand_size": 3, "deals": 2, "max_turns": 8, "exhausted": "score"}
@@ -226,3 +227,51 @@ def test_leaving_under_abandon_forfeit_says_so_before_and_after(
     expect(ann.page.locator(".log")).to_contain_text("Ann (you) left the table and forfeits.")
     expect(ann.page.locator("#me")).to_contain_text("You left this table and forfeited")
     expect(ann.page.locator("#status")).to_contain_text("You left the table: you forfeited.")
+
+
+def test_an_indian_declarer_is_offered_no_leave_while_its_declaration_is_shown(
+    pages: OfflinePages, server_url: str
+) -> None:
+    # Ann (the page) declares; Bob, a person over HTTP, has yet to show: the deal is
+    # all but Ann's, and the server refuses her leave until the show is over
+    # (409 wrong_phase), so the page offers none. Bob, still to show, may leave.
+    rules = {"variant": "indian", "packs": 1, "jokers": 1}
+    created = seated_game(
+        server_url,
+        {
+            "players": [{"name": "Ann"}, {"name": "Bob"}],
+            "rules": rules,
+            "dealer": 1,
+            "decks": [dealt(rules, [DECLARING, NOT_DECLARING], "KS", "7C 8H", dealer=1)],
+        },
+    )
+    game_id = created["game_id"]
+    ann_token, bob_token = (seat["token"] for seat in created["players"])
+    ann = Player(pages.new_page(**DESKTOP), server_url)
+    sit(ann, game_id, 0, "Ann", ann_token)
+    expect(ann.page.get_by_role("button", name="Leave table")).to_be_visible()
+
+    with_declaration = ann.page.locator(".shows")
+    ann.draw()
+    for group in (("5S", "6S", "7S"), ("8H", "9H", "10H", "JK"), ("QC", "QD", "QS")):
+        ann.group(*group)
+    ann.group("2C", "2D", "2H")
+    ann.click("Declare: finish with K♦")
+    expect(with_declaration).to_be_visible()
+    expect(ann.page.get_by_role("button", name="Leave table")).to_have_count(0)
+    expect(ann.page.get_by_role("button", name="Resign")).to_have_count(0)
+    refused = httpx.post(
+        f"{server_url}/games/{game_id}/leave",
+        json={"resign": False},
+        headers={"Authorization": f"Bearer {ann_token}"},
+        timeout=10,
+    )
+    assert refused.status_code == 409, refused.text
+    assert refused.json()["code"] == "wrong_phase"
+    bob = httpx.get(
+        f"{server_url}/games/{game_id}",
+        headers={"Authorization": f"Bearer {bob_token}"},
+        timeout=10,
+    ).json()
+    assert bob["phase"] == "show"
+    assert bob["players"][1]["status"] == "to_submit"

@@ -981,6 +981,9 @@ class GamePage {
   /** Leave the table (as `abandon` says) or resign, each after a confirmation. */
   leaveButtons() {
     if (this.view?.status !== "playing") return null;
+    // Indian: a seat whose valid declaration is being shown may not leave until the
+    // show is over (the server answers 409 wrong_phase), so nothing is offered.
+    if (this.view.phase === "show" && this.me()?.status === "declared") return null;
     return h(
       "div",
       { class: "leave", role: "group", "aria-label": "Leave the game" },
