@@ -7,6 +7,9 @@ uses when it is made (nothing is wired afterwards):
   its saves: the metrics and the live streams' channels;
 - the metrics and the event hub (service/api/metrics.py, hub.py);
 - the rate limits (service/api/throttle.py);
+- the webhooks: their endpoints kept beside the events, the sender that delivers
+  them (rung by the application's saves) and the admin's use cases
+  (service/webhooks/);
 - the litestar app (service/api/app.py), served by `rummy serve`.
 
 Everything that runs the service builds through it: `rummy serve` (in each
@@ -28,12 +31,16 @@ from service.api.app import create_app
 from service.api.hub import Channels, EventHub, StreamSettings
 from service.api.metrics import Metrics
 from service.api.throttle import Throttle
+from service.api.webhooks import feed_reader
 from service.bots.seats import BotSeats
 from service.config import Settings, Store
 from service.game.application import BotPlayers, RummyApplication
 from service.game.errors import StoreUnavailable
 from service.game.postgres import schema_lock
 from service.game.unit import SaveObserver
+from service.webhooks.admin import WebhookAdmin
+from service.webhooks.endpoints import endpoints_for
+from service.webhooks.sender import Doorbell, Policy, Sender
 
 COMPUTER_PLAYERS = BotSeats()
 """The bot seats every application plays (they keep no state)."""
@@ -47,6 +54,8 @@ class Wiring:
     games: RummyApplication
     metrics: Metrics
     hub: EventHub
+    sender: Sender
+    """Delivers the webhooks (started and stopped with the app)."""
     app: Litestar
 
 
@@ -60,10 +69,23 @@ def bootstrap(
     settings = settings if settings is not None else Settings.from_env()
     metrics = Metrics()
     channels = Channels()
-    games = open_games(settings, bots=bots, observers=(metrics, channels))
+    doorbell = Doorbell()
+    games = open_games(settings, bots=bots, observers=(metrics, channels, doorbell))
     hub = EventHub(games, channels, StreamSettings.from_settings(settings))
-    app = create_app(settings, games=games, metrics=metrics, hub=hub, throttle=Throttle(settings))
-    return Wiring(settings=settings, games=games, metrics=metrics, hub=hub, app=app)
+    endpoints = endpoints_for(games.recorder)
+    sender = Sender(
+        endpoints, feed_reader(games), games.last_position, Policy.from_settings(settings), doorbell
+    )
+    app = create_app(
+        settings,
+        games=games,
+        metrics=metrics,
+        hub=hub,
+        throttle=Throttle(settings),
+        webhooks=WebhookAdmin(endpoints, games.last_position, doorbell),
+        sender=sender,
+    )
+    return Wiring(settings=settings, games=games, metrics=metrics, hub=hub, sender=sender, app=app)
 
 
 def open_games(

@@ -35,8 +35,11 @@ from service.api.throttle import Throttle
 from service.api.tickets import StreamTicketsController
 from service.api.timeouts import BodyDeadline
 from service.api.webclient import play_router
+from service.api.webhooks import WebhooksController
 from service.config import Settings
 from service.game.application import RummyApplication
+from service.webhooks.admin import WebhookAdmin
+from service.webhooks.sender import Sender
 
 API_VERSION = version("straight-rummy")
 """The OpenAPI document's `info.version`: the package's own version (pyproject.toml),
@@ -50,13 +53,21 @@ def create_app(
     metrics: Metrics,
     hub: EventHub,
     throttle: Throttle,
+    webhooks: WebhookAdmin | None = None,
+    sender: Sender | None = None,
 ) -> Litestar:
     """The HTTP service over parts made by the composition root (service/bootstrap.py):
-    `games` already tells `metrics` and `hub` of its saves."""
+    `games` already tells `metrics` and `hub` of its saves; `sender` delivers the
+    webhooks from the app's start to its shutdown."""
     for secret in (settings.admin_token, settings.metrics_token):
         if secret is not None:
             mask_also(secret)
-    services = Services.from_settings(settings, games)
+    services = Services.from_settings(settings, games, webhooks)
+    starting: list[Any] = [lambda: end_streams_on_signals(hub), metrics.process_started]
+    stopping: list[Any] = [hub.close, metrics.process_ended, flush_logs]
+    if sender is not None:
+        starting.append(sender.start)
+        stopping.insert(0, sender.close)
     readiness = Readiness(games, settings.ready_timeout)
     app = Litestar(
         route_handlers=[
@@ -66,6 +77,7 @@ def create_app(
             StreamTicketsController,
             AuditController,
             FeedController,
+            WebhooksController,
             MetricsController,
             home,
             ProblemPagesController,
@@ -79,8 +91,8 @@ def create_app(
         },
         before_request=check_request,
         state=State({"throttle": throttle}),
-        on_startup=[lambda: end_streams_on_signals(hub), metrics.process_started],
-        on_shutdown=[hub.close, metrics.process_ended, flush_logs],
+        on_startup=starting,
+        on_shutdown=stopping,
         plugins=[ProblemDetailsPlugin(problem_details_config())],
         openapi_config=openapi_config(),
         request_max_body_size=settings.max_body_bytes,
@@ -144,6 +156,13 @@ def openapi_config() -> OpenAPIConfig:
                 description="The complete, hash-chained event log of a game (docs/audit.md).",
             ),
             Tag(name="feed", description="Every event of every game in commit order (admin)."),
+            Tag(
+                name="webhooks",
+                description=(
+                    "Signed deliveries of the feed's events to a platform's endpoints, and "
+                    "their administration (admin; docs/webhooks.md)."
+                ),
+            ),
             Tag(name="health", description="Liveness and readiness probes."),
             Tag(name="operations", description="Prometheus metrics."),
             Tag(
