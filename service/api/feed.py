@@ -95,11 +95,14 @@ class FeedController(Controller):
         return await services.run(partial(feed_page, services.games, after, limit), heavy=True)
 
 
-def feed_page(games: RummyApplication, after: int, limit: int) -> s.FeedPage:
-    """The feed's events after position `after`, as the admin sees them."""
+def feed_page(
+    games: RummyApplication, after: int, limit: int, setups: Setups | None = None
+) -> s.FeedPage:
+    """The feed's events after position `after`, as the admin sees them; `setups`
+    may carry the games' setups over from one page to the next."""
     last_position = games.last_position()
     entries = games.feed(after, limit)
-    setups = _Setups(games)
+    setups = setups if setups is not None else Setups(games)
     return s.FeedPage(
         events=[
             s.FeedItem(
@@ -114,8 +117,9 @@ def feed_page(games: RummyApplication, after: int, limit: int) -> s.FeedPage:
     )
 
 
-class _Setups:
-    """The rules and seat count of each game in a page (a view of a deal needs them)."""
+class Setups:
+    """The rules and seat count of each game in a page (a view of a deal needs them),
+    which never change: a game's first event is read once."""
 
     def __init__(self, games: RummyApplication) -> None:
         self.games = games

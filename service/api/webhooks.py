@@ -21,13 +21,16 @@ from service.api import schemas as s
 from service.api.auth import require_admin
 from service.api.deps import BEARER, Authorization, Services
 from service.api.docs import problems
-from service.api.feed import feed_page
+from service.api.feed import Setups, feed_page
 from service.game.application import RummyApplication
 from service.webhooks.admin import Keep, WebhookAdmin
 from service.webhooks.endpoints import Attempt, Endpoint
 from service.webhooks.sender import Batch, FeedReader, Message
 
 WHAT = "the webhooks"
+SETUPS_KEPT = 100_000
+"""Games whose setup the sender's reader keeps (a few hundred bytes each), so a page
+of events of many games does not read each game's first event again."""
 NO_STORE = {"Cache-Control": "no-store"}
 """The answer that shows a secret is kept by no cache."""
 
@@ -35,9 +38,12 @@ NO_STORE = {"Cache-Control": "no-store"}
 def feed_reader(games: RummyApplication) -> FeedReader:
     """The sender's reader: `GET /feed`'s items after a position, as messages."""
     encoder = msgspec.json.Encoder()
+    setups = Setups(games)
 
     def read(after: int, limit: int) -> Batch:
-        page = feed_page(games, after, limit)
+        if len(setups.known) > SETUPS_KEPT:
+            setups.known.clear()
+        page = feed_page(games, after, limit, setups)
         return Batch(
             messages=[
                 Message(

@@ -28,9 +28,9 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from eventsourcing.persistence import Recorder
 from eventsourcing.postgres import PostgresDatastore, PostgresRecorder
@@ -43,6 +43,10 @@ TABLE = "rummy_webhooks"
 LOG_TABLE = "rummy_webhook_deliveries"
 LOG_KEEP = 100
 """Attempts kept per endpoint (the newest)."""
+
+_T = TypeVar("_T")
+_Run = Callable[[str, Sequence[Any]], list[Mapping[str, Any]]]
+"""Runs one statement inside a transaction: its rows."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,27 +132,34 @@ class Endpoints(Protocol):
         by a live lease, behind `newest`) to `owner` until `until`, the longest due first."""
 
     def advance(
-        self, endpoint_id: str, owner: str, position: int, now: float, until: float
+        self,
+        endpoint_id: str,
+        owner: str,
+        position: int,
+        now: float,
+        until: float,
+        attempts: Sequence[Attempt] = (),
     ) -> bool:
-        """After a 2xx (or events not wanted): the new position, failures cleared, the
-        lease extended; whether `owner` may go on (still holds it, still enabled)."""
+        """After 2xx answers (or events not wanted), in one transaction: the new
+        position, the `attempts` logged, failures cleared if one succeeded, the lease
+        extended; whether `owner` may go on (still holds it, still enabled). Nothing
+        changes once the lease is gone."""
 
     def failed(
         self,
         endpoint_id: str,
         owner: str,
-        failures: int,
-        error: str,
-        now: float,
+        position: int,
+        attempts: Sequence[Attempt],
         retry_at: float,
         disable: bool,
     ) -> None:
-        """After a failed attempt: the run of failures, the error, the next try (and
-        disabled, if `disable`), the lease released."""
+        """After a failed attempt (the last of `attempts`), in one transaction: the
+        position the successes before it reached, the attempts logged, the run of
+        failures and the error, the next try (and disabled, if `disable`), the lease
+        released."""
 
     def release(self, endpoint_id: str, owner: str) -> None: ...
-
-    def log(self, attempt: Attempt) -> None: ...
 
     def attempts(self, endpoint_id: str, limit: int) -> list[Attempt]:
         """The newest attempts first."""
@@ -210,46 +221,58 @@ class MemoryEndpoints:
             return claimed
 
     def advance(
-        self, endpoint_id: str, owner: str, position: int, now: float, until: float
+        self,
+        endpoint_id: str,
+        owner: str,
+        position: int,
+        now: float,
+        until: float,
+        attempts: Sequence[Attempt] = (),
     ) -> bool:
         with self._lock:
             found = self._rows.get(endpoint_id)
             if found is None or found.lease_owner != owner:
                 return False
+            succeeded = any(attempt.error is None for attempt in attempts)
             self._rows[endpoint_id] = replace(
                 found,
                 position=position,
-                failures=0,
-                last_success_at=now,
-                last_attempt_at=now,
+                failures=0 if succeeded else found.failures,
+                last_success_at=now if succeeded else found.last_success_at,
+                last_attempt_at=attempts[-1].at if attempts else found.last_attempt_at,
                 lease_until=until,
             )
+            self._keep(endpoint_id, attempts)
             return found.disabled_at is None
 
     def failed(
         self,
         endpoint_id: str,
         owner: str,
-        failures: int,
-        error: str,
-        now: float,
+        position: int,
+        attempts: Sequence[Attempt],
         retry_at: float,
         disable: bool,
     ) -> None:
+        last = attempts[-1]
         with self._lock:
             found = self._rows.get(endpoint_id)
             if found is None or found.lease_owner != owner:
                 return
+            succeeded = [attempt.at for attempt in attempts if attempt.error is None]
             self._rows[endpoint_id] = replace(
                 found,
-                failures=failures,
-                last_error=error,
-                last_attempt_at=now,
+                position=position,
+                failures=last.attempt,
+                last_error=last.error,
+                last_attempt_at=last.at,
+                last_success_at=succeeded[-1] if succeeded else found.last_success_at,
                 next_attempt_at=retry_at,
-                disabled_at=now if disable else found.disabled_at,
+                disabled_at=last.at if disable else found.disabled_at,
                 lease_owner=None,
                 lease_until=0.0,
             )
+            self._keep(endpoint_id, attempts)
 
     def release(self, endpoint_id: str, owner: str) -> None:
         with self._lock:
@@ -257,13 +280,10 @@ class MemoryEndpoints:
             if found is not None and found.lease_owner == owner:
                 self._rows[endpoint_id] = replace(found, lease_owner=None, lease_until=0.0)
 
-    def log(self, attempt: Attempt) -> None:
-        with self._lock:
-            if attempt.endpoint_id not in self._rows:
-                return
-            kept = self._log.setdefault(attempt.endpoint_id, [])
-            kept.append(attempt)
-            del kept[:-LOG_KEEP]
+    def _keep(self, endpoint_id: str, attempts: Sequence[Attempt]) -> None:
+        kept = self._log.setdefault(endpoint_id, [])
+        kept.extend(attempts)
+        del kept[:-LOG_KEEP]
 
     def attempts(self, endpoint_id: str, limit: int) -> list[Attempt]:
         with self._lock:
@@ -339,8 +359,13 @@ class _SQLEndpoints:
 
     mark = "?"
 
-    def _rows(self, statement: str, params: Sequence[Any]) -> list[Mapping[str, Any]]:
+    def _write(self, work: Callable[[_Run], _T]) -> _T:
+        """`work` in one transaction, given a function that runs a statement in it."""
         raise NotImplementedError
+
+    def _rows(self, statement: str, params: Sequence[Any]) -> list[Mapping[str, Any]]:
+        """One statement as its own transaction: its rows."""
+        return self._write(lambda run: run(statement, params))
 
     def _sql(self, statement: str) -> str:
         return statement.replace("?", self.mark).format(t=self.table, log=self.log_table)
@@ -403,36 +428,73 @@ class _SQLEndpoints:
         return _endpoint(rows[0]) if rows else None
 
     def advance(
-        self, endpoint_id: str, owner: str, position: int, now: float, until: float
+        self,
+        endpoint_id: str,
+        owner: str,
+        position: int,
+        now: float,
+        until: float,
+        attempts: Sequence[Attempt] = (),
     ) -> bool:
-        rows = self._rows(
-            self._sql(
-                "UPDATE {t} SET position = ?, failures = 0, last_success_at = ?, "
-                "last_attempt_at = ?, lease_until = ? WHERE id = ? AND lease_owner = ? "
-                "RETURNING disabled_at"
-            ),
-            [position, now, now, until, endpoint_id, owner],
-        )
-        return bool(rows) and rows[0]["disabled_at"] is None
+        succeeded = any(attempt.error is None for attempt in attempts)
+        last_attempt = attempts[-1].at if attempts else None
+
+        def work(run: _Run) -> bool:
+            rows = run(
+                self._sql(
+                    "UPDATE {t} SET position = ?, "
+                    "failures = CASE WHEN ? THEN 0 ELSE failures END, "
+                    "last_success_at = CASE WHEN ? THEN ? ELSE last_success_at END, "
+                    "last_attempt_at = coalesce(?, last_attempt_at), lease_until = ? "
+                    "WHERE id = ? AND lease_owner = ? RETURNING disabled_at"
+                ),
+                [position, succeeded, succeeded, now, last_attempt, until, endpoint_id, owner],
+            )
+            if not rows:
+                return False
+            self._log(run, endpoint_id, attempts)
+            return rows[0]["disabled_at"] is None
+
+        return self._write(work)
 
     def failed(
         self,
         endpoint_id: str,
         owner: str,
-        failures: int,
-        error: str,
-        now: float,
+        position: int,
+        attempts: Sequence[Attempt],
         retry_at: float,
         disable: bool,
     ) -> None:
-        self._rows(
-            self._sql(
-                "UPDATE {t} SET failures = ?, last_error = ?, last_attempt_at = ?, "
-                "next_attempt_at = ?, disabled_at = CASE WHEN ? THEN ? ELSE disabled_at END, "
-                "lease_owner = NULL, lease_until = 0 WHERE id = ? AND lease_owner = ?"
-            ),
-            [failures, error, now, retry_at, disable, now, endpoint_id, owner],
-        )
+        last = attempts[-1]
+        succeeded = [attempt.at for attempt in attempts if attempt.error is None]
+
+        def work(run: _Run) -> None:
+            rows = run(
+                self._sql(
+                    "UPDATE {t} SET position = ?, failures = ?, last_error = ?, "
+                    "last_attempt_at = ?, last_success_at = coalesce(?, last_success_at), "
+                    "next_attempt_at = ?, disabled_at = CASE WHEN ? THEN ? ELSE disabled_at END, "
+                    "lease_owner = NULL, lease_until = 0 WHERE id = ? AND lease_owner = ? "
+                    "RETURNING id"
+                ),
+                [
+                    position,
+                    last.attempt,
+                    last.error,
+                    last.at,
+                    succeeded[-1] if succeeded else None,
+                    retry_at,
+                    disable,
+                    last.at,
+                    endpoint_id,
+                    owner,
+                ],
+            )
+            if rows:
+                self._log(run, endpoint_id, attempts)
+
+        self._write(work)
 
     def release(self, endpoint_id: str, owner: str) -> None:
         self._rows(
@@ -443,21 +505,23 @@ class _SQLEndpoints:
             [endpoint_id, owner],
         )
 
-    def log(self, attempt: Attempt) -> None:
+    def _log(self, run: _Run, endpoint_id: str, attempts: Sequence[Attempt]) -> None:
+        if not attempts:
+            return
         names = ", ".join(_LOG_COLUMNS)
-        marks = ", ".join("?" for _ in _LOG_COLUMNS)
-        self._rows(
-            self._sql(f"INSERT INTO {{log}} ({names}) VALUES ({marks})"),
-            [getattr(attempt, name) for name in _LOG_COLUMNS],
+        row = "(" + ", ".join("?" for _ in _LOG_COLUMNS) + ")"
+        run(
+            self._sql(f"INSERT INTO {{log}} ({names}) VALUES {', '.join(row for _ in attempts)}"),
+            [getattr(attempt, name) for attempt in attempts for name in _LOG_COLUMNS],
         )
         # The newest LOG_KEEP stay: everything below the LOG_KEEP-th newest goes.
-        self._rows(
+        run(
             self._sql(
                 "DELETE FROM {log} WHERE endpoint_id = ? AND seq < ("
                 "SELECT seq FROM {log} WHERE endpoint_id = ? "
                 f"ORDER BY seq DESC LIMIT 1 OFFSET {LOG_KEEP - 1})"
             ),
-            [attempt.endpoint_id, attempt.endpoint_id],
+            [endpoint_id, endpoint_id],
         )
 
     def attempts(self, endpoint_id: str, limit: int) -> list[Attempt]:
@@ -490,10 +554,14 @@ class SQLiteEndpoints(_SQLEndpoints):
                 f"CREATE INDEX IF NOT EXISTS {LOG_TABLE}_endpoint ON {LOG_TABLE} (endpoint_id, seq)"
             )
 
-    def _rows(self, statement: str, params: Sequence[Any]) -> list[Mapping[str, Any]]:
+    def _write(self, work: Callable[[_Run], _T]) -> _T:
         with self.datastore.transaction(commit=True) as cursor:
-            cursor.execute(statement, tuple(params))
-            return list(cursor.fetchall())
+
+            def run(statement: str, params: Sequence[Any]) -> list[Mapping[str, Any]]:
+                cursor.execute(statement, tuple(params))
+                return list(cursor.fetchall())
+
+            return work(run)
 
 
 class PostgresEndpoints(_SQLEndpoints):
@@ -538,7 +606,11 @@ class PostgresEndpoints(_SQLEndpoints):
             )
 
     @reconnecting
-    def _rows(self, statement: str, params: Sequence[Any]) -> list[Mapping[str, Any]]:
+    def _write(self, work: Callable[[_Run], _T]) -> _T:
         with self.datastore.transaction(commit=True) as cursor:
-            cursor.execute(statement, tuple(params))
-            return list(cursor.fetchall()) if cursor.description is not None else []
+
+            def run(statement: str, params: Sequence[Any]) -> list[Mapping[str, Any]]:
+                cursor.execute(statement, tuple(params))
+                return list(cursor.fetchall()) if cursor.description is not None else []
+
+            return work(run)

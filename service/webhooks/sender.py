@@ -244,16 +244,21 @@ class Sender:
         return True
 
     def _deliver(self, client: httpx.Client, owner: str, endpoint: Endpoint) -> None:
+        """One page of the feed after the endpoint's position. The position and the
+        attempts are written together: after a failure, at the end of the page, and
+        whenever `lease / 4` has passed since the last write (which keeps the lease);
+        so a killed sender sends again at most what it sent since its last write."""
         batch = self.read(endpoint.position, self.policy.batch)
-        failures, position = endpoint.failures, endpoint.position
+        failures, position, written = endpoint.failures, endpoint.position, self.clock()
+        attempts: list[Attempt] = []
         for message in batch.messages:
             if self._closed.is_set():
-                return
+                break
             if not endpoint.wants(message.event_type):
                 continue
             status, error, started = self._post(client, endpoint, message)
             now = self.clock()
-            self.endpoints.log(
+            attempts.append(
                 Attempt(
                     endpoint_id=endpoint.id,
                     position=message.position,
@@ -271,20 +276,27 @@ class Sender:
                 limit = endpoint.max_failures or self.policy.max_failures
                 delay = backoff(failures, self.policy.retry_base, self.policy.retry_cap, self.rng)
                 self.endpoints.failed(
-                    endpoint.id, owner, failures, error, now, now + delay, failures >= limit
+                    endpoint.id, owner, position, attempts, now + delay, failures >= limit
                 )
                 return
             failures, position = 0, message.position
-            if not self.endpoints.advance(
-                endpoint.id, owner, position, now, now + self.policy.lease
-            ):
-                return  # disabled, changed or taken over meanwhile
-        if batch.next_after > position:
-            # The page's unwanted events at its end.
-            now = self.clock()
-            self.endpoints.advance(
-                endpoint.id, owner, batch.next_after, now, now + self.policy.lease
-            )
+            if now - written >= self.policy.lease / 4:
+                if not self._write(owner, endpoint, position, attempts):
+                    return  # disabled, changed or taken over meanwhile
+                attempts, written = [], now
+        else:
+            # The whole page went: past its unwanted events at the end too.
+            position = max(position, batch.next_after)
+        if attempts or position != endpoint.position:
+            self._write(owner, endpoint, position, attempts)
+
+    def _write(
+        self, owner: str, endpoint: Endpoint, position: int, attempts: list[Attempt]
+    ) -> bool:
+        now = self.clock()
+        return self.endpoints.advance(
+            endpoint.id, owner, position, now, now + self.policy.lease, attempts
+        )
 
     def _post(
         self, client: httpx.Client, endpoint: Endpoint, message: Message
