@@ -18,8 +18,8 @@ would) and measures, in order:
    registered from position 0, and the time to deliver that backlog (every
    event of every game so far) gives the **throughput** (deliveries/s);
 3. live play for `--seconds`: `--players` client threads each move their share
-   of the games (a draw, then a discard; the bot answers), as fast as they go or
-   at `--rate` moves a second in all;
+   of the games, a turn each in turn (a draw, then a discard; the bot answers),
+   as fast as they go or at `--rate` turns a second in all;
    the **lag** of each event is the time from its `at` (when the service
    stored it) to its arrival at the receiver (p50, p99, the worst), and the
    deliveries/s in that window beside the events/s played.
@@ -107,8 +107,8 @@ def wait_caught_up(client: httpx.Client, webhook: str, position: int, limit: flo
 def player(
     url: str, games: dict[str, str], stop: threading.Event, moves: list[int], pause: float
 ) -> None:
-    """Moves in each of `games` in turn until `stop`: a draw, then a discard; `pause`
-    seconds between moves (0: as fast as the server answers)."""
+    """Plays a turn in each of `games` in turn until `stop`: a draw, then a discard
+    (the bot answers); `pause` seconds between turns (0: as fast as the server answers)."""
     views: dict[str, Any] = {}
     with httpx.Client(base_url=url, timeout=30) as client:
         while not stop.is_set():
@@ -118,22 +118,20 @@ def player(
                 if pause:
                     time.sleep(pause)
                 auth = {"Authorization": f"Bearer {token}"}
-                view = views.get(game_id) or client.get(f"/games/{game_id}", headers=auth).json()
-                if view["status"] != "playing":
-                    continue
-                actions = offered_actions(view)
-                draws = [a for a in actions if a["type"] == "draw"]
-                discards = [a for a in actions if a["type"] == "discard"]
-                if not draws and not discards:
-                    views.pop(game_id, None)
-                    continue
-                action = (draws or discards)[0]
-                answer = client.post(f"/games/{game_id}/actions", json=action, headers=auth)
-                if answer.status_code == 200:
+                for kind in ("draw", "discard"):
+                    view = (
+                        views.get(game_id) or client.get(f"/games/{game_id}", headers=auth).json()
+                    )
+                    offered = [a for a in offered_actions(view) if a["type"] == kind]
+                    if view["status"] != "playing" or not offered:
+                        views.pop(game_id, None)
+                        break
+                    answer = client.post(f"/games/{game_id}/actions", json=offered[0], headers=auth)
+                    if answer.status_code != 200:
+                        views.pop(game_id, None)
+                        break
                     views[game_id] = answer.json()
                     moves[0] += 1
-                else:
-                    views.pop(game_id, None)
 
 
 @contextmanager
@@ -167,7 +165,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=20.0, help="live play (20)")
     parser.add_argument("--players", type=int, default=4, help="client threads that play (4)")
     parser.add_argument(
-        "--rate", type=float, default=0, help="moves/s in all, at most (0: as fast as it goes)"
+        "--rate", type=float, default=0, help="turns/s in all, at most (0: as fast as it goes)"
     )
     parser.add_argument("--floor-seconds", type=float, default=3.0, help="the floor's run (3)")
     parser.add_argument("--postgres", action="store_true", help="PostgreSQL, not SQLite")
