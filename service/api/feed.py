@@ -96,12 +96,18 @@ class FeedController(Controller):
 
 
 def feed_page(
-    games: RummyApplication, after: int, limit: int, setups: Setups | None = None
+    games: RummyApplication,
+    after: int,
+    limit: int,
+    setups: Setups | None = None,
+    *,
+    settle: bool = True,
 ) -> s.FeedPage:
     """The feed's events after position `after`, as the admin sees them; `setups`
-    may carry the games' setups over from one page to the next."""
+    may carry the games' setups over from one page to the next; `settle` as
+    `RummyApplication.feed` says."""
     last_position = games.last_position()
-    entries = games.feed(after, limit)
+    entries = games.feed(after, limit, settle=settle)
     setups = setups if setups is not None else Setups(games)
     return s.FeedPage(
         events=[

@@ -43,7 +43,8 @@ def feed_reader(games: RummyApplication) -> FeedReader:
     def read(after: int, limit: int) -> Batch:
         if len(setups.known) > SETUPS_KEPT:
             setups.known.clear()
-        page = feed_page(games, after, limit, setups)
+        # No wait for events held back (PostgreSQL): the sender reads again at once.
+        page = feed_page(games, after, limit, setups, settle=False)
         return Batch(
             messages=[
                 Message(

@@ -24,7 +24,7 @@ def example() -> str:
     text = (ROOT / "docs" / "webhooks.md").read_text(encoding="utf-8")
     blocks = re.findall(r"```python\n(.*?)```", text, flags=re.DOTALL)
     assert len(blocks) == 1, "docs/webhooks.md has one Python example: the receiver"
-    return blocks[0]
+    return str(blocks[0])
 
 
 def wait_listening(port: int, process: subprocess.Popen[str]) -> None:
