@@ -19,7 +19,9 @@ for each event the endpoint wants, POSTs it and waits for the answer:
 Every attempt is logged (`Endpoints.log`). A page done, the lease is released
 and the thread claims again, so endpoints take turns. Saves of this process
 ring the `Doorbell`; other replicas' events are found by polling every
-`Policy.poll` seconds.
+`Policy.poll` seconds, sooner after a delivery (`AFTER_WORK_SECONDS`, doubled
+while nothing comes): on PostgreSQL the feed holds events back while an older
+write is in flight, and they are readable milliseconds later.
 
 Messages follow the Standard Webhooks specification: `webhook-id` is the
 event's `<game_id>:<version>` (the same on every retry and redelivery, so a
@@ -56,6 +58,9 @@ SECRET_PREFIX = "whsec_"
 SECRET_BYTES = 32
 """256-bit keys (the specification asks for 24 to 64 bytes)."""
 USER_AGENT = "rummy-webhooks/1"
+AFTER_WORK_SECONDS = 0.005
+"""The first wait of an idle sender that just delivered (doubled while idle, up to
+the poll)."""
 ERROR_CHARS = 300
 """The longest `last_error` kept."""
 
@@ -219,6 +224,7 @@ class Sender:
 
     def _run(self, owner: str) -> None:
         failing = False
+        pause = self.policy.poll
         with self.client() as client:
             while not self._closed.is_set():
                 try:
@@ -228,8 +234,14 @@ class Sender:
                     if not failing:
                         log.exception("webhook sender: cannot reach the store; trying again")
                     failing, worked = True, False
-                if not worked:
-                    self.doorbell.wait(self.policy.poll)
+                if worked:
+                    # Busy: look again soon when nothing is due (the feed may hold events
+                    # back for a write in flight, other replicas may be busy too), less
+                    # often the longer nothing comes, up to the poll.
+                    pause = AFTER_WORK_SECONDS
+                else:
+                    self.doorbell.wait(pause)
+                    pause = min(pause * 2, self.policy.poll)
 
     def step(self, client: httpx.Client, owner: str) -> bool:
         """Claim one due endpoint and deliver one page of its events; whether one was due."""

@@ -233,3 +233,21 @@ def test_every_event_arrives_in_order_signed_across_failures_and_a_kill(
     assert dealt, "the games were dealt"
     assert {r.webhook_id for r in receiver.of("/deals")} == dealt
     assert len(receiver.of("/dead")) == dead_count == 3, "nothing after it was disabled"
+
+
+def test_two_replicas_never_send_an_event_twice_while_both_live(
+    store_env: dict[str, str],
+) -> None:
+    """Both replicas' senders take the endpoint in turns (by lease): with no
+    failure and no kill, each event arrives exactly once, in feed order."""
+    receiver = Receiver()
+    with receiving(receiver), service(store_env) as first, service(store_env) as second:
+        clients = [httpx.Client(base_url=r.url, timeout=10) for r in (first, second)]
+        webhook = register(clients[0], receiver, "/both", after=0)
+        for client in clients:  # each replica's saves wake its own sender
+            play(client, new_games(client, 3), 5)
+        caught_up(clients[1], webhook)
+        events = feed(clients[0])
+    ids = [r.webhook_id for r in receiver.of("/both")]
+    assert receiver.bad_signatures == 0
+    assert ids == [f"{item['game_id']}:{item['event']['version']}" for item in events]
