@@ -61,6 +61,8 @@ USER_AGENT = "rummy-webhooks/1"
 AFTER_WORK_SECONDS = 0.005
 """The first wait of an idle sender that just delivered (doubled while idle, up to
 the poll)."""
+CLOSE_SECONDS = 2.0
+"""How long a stopping process waits for its requests in flight."""
 ERROR_CHARS = 300
 """The longest `last_error` kept."""
 
@@ -207,12 +209,14 @@ class Sender:
             self._threads.append(thread)
 
     def close(self) -> None:
-        """Stop: each thread ends after its request in flight (a stop that waits for
-        none leaves that event to be sent again after the lease)."""
+        """Stop: each thread ends after its request in flight, which gets
+        `CLOSE_SECONDS` (one still waiting then is abandoned: its event is sent again
+        after the lease)."""
         self._closed.set()
         self.doorbell.ring()
+        deadline = time.monotonic() + CLOSE_SECONDS
         for thread in self._threads:
-            thread.join(timeout=self.policy.timeout + 1)
+            thread.join(timeout=max(0.0, deadline - time.monotonic()))
 
     def client(self) -> httpx.Client:
         return httpx.Client(
@@ -230,9 +234,14 @@ class Sender:
                 try:
                     worked = self.step(client, owner)
                     failing = False
-                except Exception:
+                except Exception as error:
+                    # One line, no traceback, once per outage: every request logs it too.
                     if not failing:
-                        log.exception("webhook sender: cannot reach the store; trying again")
+                        log.warning(
+                            "webhook sender: %s: %s; trying again",
+                            type(error).__name__,
+                            str(error).strip(),
+                        )
                     failing, worked = True, False
                 if worked:
                     # Busy: look again soon when nothing is due (the feed may hold events
