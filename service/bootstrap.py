@@ -74,7 +74,12 @@ def bootstrap(
     hub = EventHub(games, channels, StreamSettings.from_settings(settings))
     endpoints = endpoints_for(games.recorder)
     sender = Sender(
-        endpoints, feed_reader(games), games.last_position, Policy.from_settings(settings), doorbell
+        endpoints,
+        feed_reader(games),
+        games.last_position,
+        Policy.from_settings(settings),
+        doorbell,
+        observer=metrics,
     )
     app = create_app(
         settings,

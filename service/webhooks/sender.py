@@ -43,7 +43,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Protocol
 from uuid import uuid4
 
 import httpx
@@ -147,6 +147,13 @@ class Policy:
         )
 
 
+class AttemptObserver(Protocol):
+    """Told of every page of attempts a sender wrote (the metrics)."""
+
+    def attempted(self, attempts: Sequence[Attempt], disabled: bool) -> None:
+        """`attempts` were written; `disabled`: the last failure disabled the endpoint."""
+
+
 class Doorbell:
     """Rung by this process's saves (an observer of the application), so a sender
     waiting for work looks at once rather than at its next poll."""
@@ -180,6 +187,7 @@ class Sender:
         doorbell: Doorbell | None = None,
         *,
         transport: httpx.BaseTransport | None = None,
+        observer: AttemptObserver | None = None,
         clock: Callable[[], float] = time.time,
         rng: Callable[[], float] = random.random,
     ) -> None:
@@ -189,6 +197,7 @@ class Sender:
         self.policy = policy
         self.doorbell = doorbell or Doorbell()
         self.transport = transport
+        self.observer = observer
         self.clock = clock
         self.rng = rng
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{uuid4().hex[:8]}"
@@ -299,6 +308,7 @@ class Sender:
                 self.endpoints.failed(
                     endpoint.id, owner, position, attempts, now + delay, failures >= limit
                 )
+                self._observe(attempts, disabled=failures >= limit)
                 return
             failures, position = 0, message.position
             if now - written >= self.policy.lease / 4:
@@ -315,9 +325,15 @@ class Sender:
         self, owner: str, endpoint: Endpoint, position: int, attempts: list[Attempt]
     ) -> bool:
         now = self.clock()
-        return self.endpoints.advance(
+        going_on = self.endpoints.advance(
             endpoint.id, owner, position, now, now + self.policy.lease, attempts
         )
+        self._observe(attempts, disabled=False)
+        return going_on
+
+    def _observe(self, attempts: Sequence[Attempt], *, disabled: bool) -> None:
+        if self.observer is not None and attempts:
+            self.observer.attempted(attempts, disabled)
 
     def _post(
         self, client: httpx.Client, endpoint: Endpoint, message: Message

@@ -14,6 +14,7 @@ import httpx
 import pytest
 from standardwebhooks.webhooks import Webhook
 
+from service.api.metrics import Metrics
 from service.game.application import RummyApplication
 from service.webhooks.admin import WebhookAdmin
 from service.webhooks.endpoints import LOG_KEEP, Endpoints, endpoints_for
@@ -320,3 +321,37 @@ def test_a_removed_endpoint_gets_nothing(rig: Rig) -> None:
     rig.run()
     assert rig.receiver.ids == []
     assert rig.endpoints.attempts(endpoint_id, 10) == []
+
+
+def test_the_metrics_count_each_attempt_and_each_endpoint_disabled(
+    games: RummyApplication,
+) -> None:
+    metrics = Metrics()
+    feed, receiver = Feed(), Receiver()
+    endpoints = endpoints_for(games.recorder)
+    sender = Sender(
+        endpoints,
+        feed.read,
+        feed.newest,
+        Policy(max_failures=2, retry_base=0.001, retry_cap=0.001),
+        transport=httpx.MockTransport(receiver),
+        observer=metrics,
+    )
+    admin = WebhookAdmin(endpoints, feed.newest, Doorbell())
+    receiver.secret = admin.register("https://receiver.test/ok", after=0).secret
+    feed.add("g1", 1)
+    feed.add("g1", 2)
+    with sender.client() as client:
+        while sender.step(client, "a"):
+            pass
+        failing = admin.register("https://receiver.test/failing", after=0)
+        receiver.secret = failing.secret
+        receiver.answer = lambda _: httpx.Response(500)
+        for _ in range(3):
+            time.sleep(0.002)
+            sender.step(client, "a")
+    sample = metrics.registry.get_sample_value
+    assert sample("rummy_webhook_attempts_total", {"outcome": "delivered"}) == 2
+    assert sample("rummy_webhook_attempts_total", {"outcome": "failed"}) == 2
+    assert sample("rummy_webhooks_disabled_total") == 1
+    assert sample("rummy_webhook_attempt_duration_seconds_count") == 4
