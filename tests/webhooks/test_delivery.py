@@ -58,13 +58,15 @@ def flaky(n: int) -> tuple[int, float]:
 
 @contextmanager
 def service(store_env: dict[str, str]) -> Iterator[Replica]:
+    """A ready `rummy serve` on `store_env`'s store with `SENDER_ENV` (which
+    `store_env` may override)."""
     replica = Replica(
         "rummy serve",
         {
             **clean_environment(),
             **NO_RATE_LIMITS_ENV,
-            **store_env,
             **SENDER_ENV,
+            **store_env,
             "RUMMY_HOST": "127.0.0.1",
             "RUMMY_PORT": str(free_port()),
         },
@@ -241,7 +243,9 @@ def test_two_replicas_never_send_an_event_twice_while_both_live(
     """Both replicas' senders take the endpoint in turns (by lease): with no
     failure and no kill, each event arrives exactly once, in feed order."""
     receiver = Receiver()
-    with receiving(receiver), service(store_env) as first, service(store_env) as second:
+    # A long lease: no sender, however starved of CPU, loses the endpoint while it works.
+    env = {**store_env, "RUMMY_WEBHOOK_LEASE": "30"}
+    with receiving(receiver), service(env) as first, service(env) as second:
         clients = [httpx.Client(base_url=r.url, timeout=10) for r in (first, second)]
         webhook = register(clients[0], receiver, "/both", after=0)
         for client in clients:  # each replica's saves wake its own sender
