@@ -64,6 +64,12 @@ Every knob an operator turns is here, with its environment variable
 - `RUMMY_KEEPALIVE_TIMEOUT` [5], `RUMMY_HEADER_TIMEOUT` [10], `RUMMY_BODY_TIMEOUT` [10]:
   seconds a connection may stay idle between requests, take to send a request's
   headers (from connecting, or from its first byte), and its body (408 after).
+- `RUMMY_CLOCKS` [on]: `on` or `off`, whether this process keeps the turn clocks
+  (service/game/timekeeper.py; on SQLite one process of the file keeps them,
+  whichever locks it first). `RUMMY_CLOCKS_POLL_MS` [1000]: how often the keeper
+  reads the feed for new deadlines, and the most it sleeps between looks at the
+  due ones (a deadline due sooner wakes it then); at most 2000, well inside the
+  shortest clock (5 s).
 
 `Settings.from_env` checks every value and raises `SettingsError` naming the
 variable and what is wrong, so a bad setting stops the service at start.
@@ -131,6 +137,9 @@ MAX_RECYCLES = 1000
 MAX_EVENTS_PAGE = 1000
 """The largest `limit` of an events page."""
 OFF = "off"
+MAX_CLOCKS_POLL_MS = 2000
+"""A new deadline reaches the clocks' table within a poll: well inside 5 s, the
+shortest `turn_seconds`."""
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,62}")
 
 
@@ -203,6 +212,9 @@ class Settings:
     header_timeout: float = 10.0
     body_timeout: float = 10.0
     ready_timeout: int = 2
+    clocks: bool = True
+    """Whether this process keeps the turn clocks (fires deadlines that passed)."""
+    clocks_poll_ms: int = 1000
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -319,6 +331,14 @@ class Settings:
             header_timeout=_seconds(env, "RUMMY_HEADER_TIMEOUT", defaults.header_timeout),
             body_timeout=_seconds(env, "RUMMY_BODY_TIMEOUT", defaults.body_timeout),
             ready_timeout=_int(env, "RUMMY_READY_TIMEOUT", defaults.ready_timeout, low=1, high=60),
+            clocks=_switch(env, "RUMMY_CLOCKS", defaults.clocks),
+            clocks_poll_ms=_int(
+                env,
+                "RUMMY_CLOCKS_POLL_MS",
+                defaults.clocks_poll_ms,
+                low=10,
+                high=MAX_CLOCKS_POLL_MS,
+            ),
         )
         settings._check_store()
         return settings
@@ -388,6 +408,15 @@ class Settings:
                 f"/{self.postgres_dbname} (schema {schema})"
             )
         return "memory (nothing is kept)"
+
+
+def _switch(env: Mapping[str, str], name: str, default: bool) -> bool:
+    raw = env.get(name, "").strip().lower()
+    if not raw:
+        return default
+    if raw in ("on", OFF):
+        return raw == "on"
+    raise SettingsError(f"{name} must be on or {OFF}, not {raw!r}.")
 
 
 def _text(env: Mapping[str, str], name: str, default: str) -> str:

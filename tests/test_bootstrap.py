@@ -73,6 +73,7 @@ def test_the_application_is_built_telling_the_metrics_the_hub_and_the_webhooks_o
         wiring.hub.channels,
         wiring.sender.doorbell,
     )
+    assert wiring.clocks is not None, "the turn clocks are on by default"
     assert wiring.hub.games is wiring.games
     assert wiring.sender.newest == wiring.games.last_position
     wiring.games.close()

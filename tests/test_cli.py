@@ -12,6 +12,7 @@ import signal
 import socket
 import sys
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +28,7 @@ from tests.servers import free_port, rummy_serve
 
 
 @pytest.fixture
-def handed(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
+def handed(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, Any]]:
     """What `rummy serve` hands uvicorn, which serves nothing here; the settings'
     environment cleared, and the test process's SIGTERM handler left alone."""
     for name in list(os.environ):
@@ -45,7 +46,13 @@ def handed(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
 
     monkeypatch.setattr(uvicorn, "run", run)
     monkeypatch.setattr(signal, "signal", lambda *args: None)
-    return handed
+    # `rummy serve` passes its flags on to its workers as environment variables
+    # (service/cli.py): put the environment back, or a later test serves on this
+    # test's --host.
+    before = dict(os.environ)
+    yield handed
+    os.environ.clear()
+    os.environ.update(before)
 
 
 def test_serve_says_in_one_line_where_it_listens_and_where_the_client_and_the_docs_are(

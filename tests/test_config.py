@@ -79,6 +79,8 @@ def test_every_variable_is_read(tmp_path: Path) -> None:
         "RUMMY_KEEPALIVE_TIMEOUT": "30",
         "RUMMY_HEADER_TIMEOUT": "2.5",
         "RUMMY_BODY_TIMEOUT": "20",
+        "RUMMY_CLOCKS": "Off",
+        "RUMMY_CLOCKS_POLL_MS": "250",
     }
     settings = Settings.from_env(env)
     assert settings == Settings(
@@ -121,6 +123,8 @@ def test_every_variable_is_read(tmp_path: Path) -> None:
         keepalive_timeout=30,
         header_timeout=2.5,
         body_timeout=20.0,
+        clocks=False,
+        clocks_poll_ms=250,
     )
     store_env = settings.event_store_env()
     assert store_env["PERSISTENCE_MODULE"] == "service.game.postgres:Factory"
@@ -196,6 +200,8 @@ def test_no_schema_leaves_the_library_default() -> None:
         ({"RUMMY_BODY_TIMEOUT": "0"}, ["RUMMY_BODY_TIMEOUT", "0.1"]),
         ({"RUMMY_KEEPALIVE_TIMEOUT": "0"}, ["RUMMY_KEEPALIVE_TIMEOUT"]),
         ({"RUMMY_STREAM_TICKET_TTL": "0"}, ["RUMMY_STREAM_TICKET_TTL", "from 1 to 3600"]),
+        ({"RUMMY_CLOCKS": "yes"}, ["RUMMY_CLOCKS", "on or off"]),
+        ({"RUMMY_CLOCKS_POLL_MS": "5"}, ["RUMMY_CLOCKS_POLL_MS", "from 10 to 2000"]),
     ],
 )
 def test_a_bad_setting_is_refused_by_name(env: dict[str, str], names: list[str]) -> None:

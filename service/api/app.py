@@ -24,6 +24,7 @@ from service.api.headers import refuse_repeated_headers
 from service.api.health import HealthController, Readiness
 from service.api.home import home
 from service.api.hub import EventHub, end_streams_on_signals
+from service.api.lobby import LobbyController
 from service.api.log_writer import flush_logs
 from service.api.metrics import Metrics, MetricsController, RequestMetrics
 from service.api.openapi import finish_openapi
@@ -38,6 +39,7 @@ from service.api.webclient import play_router
 from service.api.webhooks import WebhooksController
 from service.config import Settings
 from service.game.application import RummyApplication
+from service.game.timekeeper import ClockKeeper
 from service.webhooks.admin import WebhookAdmin
 from service.webhooks.sender import Sender
 
@@ -53,18 +55,23 @@ def create_app(
     metrics: Metrics,
     hub: EventHub,
     throttle: Throttle,
+    clocks: ClockKeeper | None = None,
     webhooks: WebhookAdmin | None = None,
     sender: Sender | None = None,
 ) -> Litestar:
     """The HTTP service over parts made by the composition root (service/bootstrap.py):
-    `games` already tells `metrics` and `hub` of its saves; `sender` delivers the
-    webhooks from the app's start to its shutdown."""
+    `games` already tells `metrics` and `hub` of its saves; `clocks`, the turn clocks'
+    keeper, and `sender`, which delivers the webhooks, run while the app does."""
     for secret in (settings.admin_token, settings.metrics_token):
         if secret is not None:
             mask_also(secret)
     services = Services.from_settings(settings, games, webhooks)
     starting: list[Any] = [lambda: end_streams_on_signals(hub), metrics.process_started]
     stopping: list[Any] = [hub.close, metrics.process_ended, flush_logs]
+    if clocks is not None:
+        starting.append(clocks.start)  # a thread of its own
+        # Called without the app (litestar hands it to a hook that takes an argument).
+        stopping.insert(0, lambda: clocks.stop())
     if sender is not None:
         starting.append(sender.start)
         stopping.insert(0, sender.close)
@@ -78,6 +85,7 @@ def create_app(
             AuditController,
             FeedController,
             WebhooksController,
+            LobbyController,
             MetricsController,
             home,
             ProblemPagesController,
@@ -162,6 +170,10 @@ def openapi_config() -> OpenAPIConfig:
                     "Signed deliveries of the feed's events to a platform's endpoints, and "
                     "their administration (admin; docs/webhooks.md)."
                 ),
+            ),
+            Tag(
+                name="lobby",
+                description="The listed games that have open seats, for a player to join.",
             ),
             Tag(name="health", description="Liveness and readiness probes."),
             Tag(name="operations", description="Prometheus metrics."),

@@ -63,6 +63,7 @@ def new_game(body: s.CreateGame, *, by_admin: bool, caps: Caps) -> c.NewGame:
         decks=[[Card.parse(code) for code in deck] for deck in body.decks or []],
         dealer=body.dealer,
         by_admin=by_admin,
+        unlisted=bool(body.unlisted),
     )
 
 
@@ -148,6 +149,12 @@ def idempotency(key: str | None, body: s.ActionBody) -> c.Idempotency | None:
     """The application's key and body digest of an action's `Idempotency-Key`, None
     without one. One action and a list of just it are the same request."""
     return _keyed(key, _listed(body))
+
+
+def leave_idempotency(key: str | None, body: s.Leave) -> c.Idempotency | None:
+    """The same for leaving; its digest never equals an action's (a leave is no action
+    list), so one key is never both."""
+    return _keyed(key, {"leave": body})
 
 
 def creation_idempotency(key: str | None, body: s.CreateGame | s.JoinGame) -> c.Idempotency | None:

@@ -390,6 +390,55 @@ class GamesController(Controller):
 
         return await _answer(services, await services.run(work, heavy=heavy))
 
+    @post(
+        "/{game_id:uuid}/leave",
+        operation_id="leaveGame",
+        summary="Leave the game, or resign it",
+        description=(
+            'A player\'s token leaves its seat for good. `{"resign": true}` concedes: a '
+            "forfeit (the seat plays no more and cannot win). A plain leave follows the "
+            "game's rule `abandon`: `bot` (the default), the server's bot plays the seat "
+            "on; `forfeit`, as a resignation. "
+            "The answer is the player's view, which its token can still read; the seat "
+            "acts no more (409 `seat_left`, also for a second leave). docs/rules.md "
+            '"Leaving and turn clocks" says what a forfeit does in each variant. '
+            "`Idempotency-Key` and `If-Match` work as for actions."
+        ),
+        status_code=200,
+        responses=problems(401, 403, 404, 409, 412, 413, 422, 429),
+        response_headers=[ETAG],
+        throttle="action",
+        security=BEARER,
+        request_body_examples=[
+            Example(summary="Leave (the rule `abandon` applies)", value={"resign": False}),
+            Example(summary="Resign: concede the game", value={"resign": True}),
+        ],
+    )
+    async def leave_game(
+        self,
+        services: NamedDependency[Services],
+        game_id: FromPath[UUID],
+        data: JSONBody[s.Leave],
+        authorization: Authorization = None,
+        idempotency_key: IdempotencyKey = None,
+        if_match: IfMatch = None,
+    ) -> Response[GameView]:
+        heavy = services.rebuilds(game_id)
+
+        def work() -> Response[GameView] | _Costly:
+            left = services.games.leave(
+                game_id,
+                lambda game: require_player(game, authorization, services.admin_token),
+                resign=data.resign,
+                idempotency=convert.leave_idempotency(idempotency_key, data),
+                expected_version=convert.expected_version(if_match),
+            )
+            viewer = Viewer(seat=left.seat)
+            tag = view_tag(left.state.version, viewer)
+            return _view(services, left.state, viewer, tag, threaded=services.threaded(heavy=heavy))
+
+        return await _answer(services, await services.run(work, heavy=heavy))
+
     @get(
         "/{game_id:uuid}/events",
         operation_id="listEvents",

@@ -126,6 +126,17 @@ class Metrics:
             "Webhook endpoints this process disabled after their run of failures.",
             registry=registry,
         )
+        self.turn_timeouts = Counter(
+            "rummy_turn_timeouts",
+            "Turns this process timed out (a seat's clock ran out; its move made for it).",
+            registry=registry,
+        )
+        self.turn_timeout_lag_seconds = Histogram(
+            "rummy_turn_timeout_lag_seconds",
+            "Time from a turn's deadline to its timeout being recorded.",
+            buckets=_LATENCY_BUCKETS,
+            registry=registry,
+        )
 
     # --- SaveObserver -------------------------------------------------------------------
 
@@ -141,6 +152,12 @@ class Metrics:
 
     def write_conflict(self) -> None:
         self.write_conflicts.inc()
+
+    # --- the turn clocks (service/game/timekeeper.py's ClockObserver) ----------------
+
+    def timed_out(self, lag_seconds: float) -> None:
+        self.turn_timeouts.inc()
+        self.turn_timeout_lag_seconds.observe(lag_seconds)
 
     # --- streams ------------------------------------------------------------------------
 

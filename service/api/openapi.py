@@ -601,6 +601,11 @@ def _headers(operations: dict[str, Operation]) -> None:
                 continue
             if parameter.param_in in {"header", "query"}:
                 _not_null(parameter.schema)
+                if parameter.schema.one_of is not None and len(parameter.schema.one_of) == 1:
+                    # One choice left that is a whole schema of its own (an enum's
+                    # `$ref`, `variant` of the lobby): the parameter's schema is it.
+                    parameter.schema = parameter.schema.one_of[0]
+                    continue
             if parameter.name == "If-Match":
                 parameter.schema.pattern = IF_MATCH_PATTERN
             if parameter.name == "If-None-Match":

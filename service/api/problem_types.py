@@ -351,6 +351,14 @@ PROBLEM_TYPES: Mapping[str, ProblemType] = {
         "log, and the log is empty: nothing was sent to it yet.",
         "Give `after`, a position of the feed (`GET /feed`), to send the events after it.",
     ),
+    "seat_left": ProblemType(
+        409,
+        "Seat left",
+        "The seat's player left or resigned this game, or its turn clock took it over "
+        "(`players[].left` in the view): it acts and leaves no more.",
+        "Nothing was applied. The token still reads the game (its view and its events); "
+        "the server's bot plays a replaced seat, a forfeited seat plays no more.",
+    ),
     "write_conflict": ProblemType(
         409,
         "Write conflict",

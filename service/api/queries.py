@@ -10,7 +10,10 @@ at most once: anything else is a 422 `invalid_request` naming the
 parameter, before litestar converts it. Bounds (`ge`, `le`) stay
 litestar's, as the OpenAPI document states them. Likewise msgspec reads
 `1`, `0` and `TRUE` as booleans: a boolean parameter (`view`) must be
-`true` or `false`, as the OpenAPI document's `boolean` says.
+`true` or `false`, as the OpenAPI document's `boolean` says. And litestar
+reads `null` as None for any optional parameter: an enumerated parameter
+(`variant`) must be one of its values, and a text parameter with a pattern
+(`after` of the lobby) must match it, as the document says.
 
 Runs in the app's `before_request` hook (`check_request`), like the header
 and body checks.
@@ -19,6 +22,7 @@ and body checks.
 from __future__ import annotations
 
 import re
+from enum import Enum
 from functools import lru_cache
 from typing import Any
 
@@ -48,23 +52,39 @@ def strict_query(request: Request[Any, Any, Any]) -> None:
         values = query.getall(name, [])
         if len(values) > 1:
             _refuse(name, f"Send it once, not {len(values)} times.")
-        shape, expected = _SHAPES[kind]
+        shape, expected = _SHAPES[kind] if isinstance(kind, type) else kind
         if values and not shape.fullmatch(values[0]):
             _refuse(name, expected.format(values[0]))
 
 
+Shape = type | tuple[re.Pattern[str], str]
+"""An integer or boolean type (its shape is `_SHAPES`'), or a pattern and its message."""
+
+
 @lru_cache(maxsize=256)
-def strict_query_parameters(handler: BaseRouteHandler) -> tuple[tuple[str, type], ...]:
-    """The query keys of `handler`'s integer and boolean parameters, each with its
-    type (worked out once per handler)."""
-    found = []
+def strict_query_parameters(handler: BaseRouteHandler) -> tuple[tuple[str, Shape], ...]:
+    """The query keys of `handler`'s integer, boolean, enumerated and patterned text
+    parameters, each with its shape (worked out once per handler)."""
+    found: list[tuple[str, Shape]] = []
     for name, field in handler.parsed_fn_signature.parameters.items():
         definition = field.kwarg_definition
         if not isinstance(definition, QueryParameter):
             continue
+        key = definition.query or name
         for kind in (field, *field.inner_types):
-            if kind.annotation in _SHAPES:
-                found.append((definition.query or name, kind.annotation))
+            annotation = kind.annotation
+            if annotation in _SHAPES:
+                found.append((key, annotation))
+                break
+            if isinstance(annotation, type) and issubclass(annotation, Enum):
+                values = [str(member.value) for member in annotation]
+                pattern = re.compile("|".join(map(re.escape, values)))
+                found.append((key, (pattern, f"Expected one of {values}, not {{!r}}.")))
+                break
+            if annotation is str and definition.pattern is not None:
+                shown = definition.pattern.replace("{", "{{").replace("}", "}}")
+                message = f"Expected text matching {shown}, not {{!r}}."
+                found.append((key, (re.compile(definition.pattern), message)))
                 break
     return tuple(found)
 

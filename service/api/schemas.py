@@ -6,6 +6,7 @@ OpenAPI document lists them and a bad code is refused by name before any rule ru
 
 from __future__ import annotations
 
+from datetime import datetime
 from enum import StrEnum
 from typing import Annotated, Any
 
@@ -20,7 +21,10 @@ from service.domain.fairness import DealMode
 from service.domain.rules import (
     MAX_PLAYERS,
     MIN_PLAYERS,
+    TIMEOUTS_BEFORE_TAKEOVER,
+    TURN_SECONDS,
     VARIANTS,
+    Abandon,
     Aces,
     Exhausted,
     Format,
@@ -177,6 +181,15 @@ class Rules(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     full_count: Annotated[int, Meta(ge=_FULL_COUNT[0], le=_FULL_COUNT[1])] | UnsetType | None = (
         UNSET
     )
+    turn_seconds: (
+        Annotated[int, Meta(ge=TURN_SECONDS[0], le=TURN_SECONDS[1])] | UnsetType | None
+    ) = UNSET
+    timeouts_before_takeover: (
+        Annotated[int, Meta(ge=TIMEOUTS_BEFORE_TAKEOVER[0], le=TIMEOUTS_BEFORE_TAKEOVER[1])]
+        | UnsetType
+        | None
+    ) = UNSET
+    abandon: Abandon | UnsetType | None = UNSET
 
     def given(self) -> dict[str, Any]:
         """The options given a value (null is the same as left out); a rank as its code."""
@@ -216,6 +229,19 @@ class CreateGame(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     seed: Annotated[str, Meta(min_length=1, max_length=256)] | None = None
     decks: Annotated[list[Deck], Meta(max_length=MAX_DECKS)] | None = None
     dealer: Annotated[int, Meta(ge=0, le=MAX_PLAYERS - 1)] | None = None
+    unlisted: (
+        Annotated[
+            bool,
+            Meta(
+                description=(
+                    "`true`: keep the game out of the lobby (`GET /lobby`); its open seats "
+                    "are joined by its id alone, e.g. from a link its creator shares. "
+                    "Left out (or `false`, or null): listed while a seat is open."
+                )
+            ),
+        ]
+        | None
+    ) = None
 
 
 class JoinGame(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
@@ -332,6 +358,13 @@ Action = (
     | DropAction
 )
 ActionBody = Action | Annotated[list[Action], Meta(min_length=1, max_length=64)]
+
+
+class Leave(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """Leave the game for good: `resign: true` concedes it (a forfeit); a plain leave
+    follows the game's rule `abandon` (docs/rules.md "Leaving and turn clocks")."""
+
+    resign: bool = False
 
 
 class SeatToken(msgspec.Struct, kw_only=True):
@@ -522,3 +555,32 @@ class DeliveryAttempt(msgspec.Struct, kw_only=True):
 class DeliveryLog(msgspec.Struct, kw_only=True):
     deliveries: list[DeliveryAttempt]
     """The newest first (up to the last 100 attempts of the endpoint)."""
+
+
+class LobbySeat(msgspec.Struct, kw_only=True):
+    seat: int
+    name: str
+    bot: BotName | None = None
+    """The strategy of a computer player; null for a person."""
+
+
+class LobbyGame(msgspec.Struct, kw_only=True):
+    """A listed game with open seats: only what its public view shows."""
+
+    game_id: str
+    variant: Variant
+    rules: dict[str, Any]
+    """The rules as the game's views show them."""
+    seats: int
+    seats_taken: int
+    open_seats: int
+    players: list[LobbySeat | None]
+    """Seat by seat: who sits there, or null while the seat is open."""
+    created_at: datetime
+    """When the game was created (RFC 3339, UTC): the lobby's order, newest first."""
+
+
+class LobbyPage(msgspec.Struct, kw_only=True):
+    games: list[LobbyGame]
+    next: str | None
+    """The `after` of the next page (opaque), or null when this page reached the end."""

@@ -39,9 +39,10 @@ from service.domain.concealed import is_concealed
 from service.domain.deal import check_deck
 from service.domain.errors import IllegalMove, RummyError
 from service.domain.flow import decide_join, next_event
+from service.domain.leaving import decide_leave, decide_timeout
 from service.domain.rules import RuleSet
 from service.domain.setup import check_playable
-from service.domain.state import HandEnding, Phase, Source, Status, Table
+from service.domain.state import HandEnding, LeaveReason, Phase, Source, Status, Table
 from service.domain.turns import decide
 
 
@@ -180,6 +181,8 @@ class Referee:
             except IllegalMove as error:
                 raise Mismatch(f"nobody can join now: {error.message}") from None
             return joined, domain.actor(joined)
+        if kind in ("turn_timed_out", "player_left"):
+            return self._leaving(table, kind, data, actor)
         seat, action = self._action(table, kind, data, actor)
         try:
             # Melds in a concealed turn come from a going-out list; that the turn
@@ -191,6 +194,34 @@ class Referee:
                 f"seat {seat}'s {_describe(action)} breaks the rules: {error.message}"
             ) from None
         self.tally.moves += 1
+        made = [(event, domain.actor(event)) for event in produced]
+        self.pending.extend(made[1:])
+        return made[0]
+
+    def _leaving(
+        self, table: Table, kind: str, data: Mapping[str, Any], actor: int | None
+    ) -> tuple[domain.Event, int | None]:
+        """A timeout, or a player leaving: the rules decide what it records (the count,
+        the takeover, the forfeit), and the log must hold exactly that."""
+        try:
+            seat = data["player"]
+            if type(seat) is not int or not 0 <= seat < table.players:
+                raise ValueError(f"seat {seat!r} is not a seat of this table")
+            if kind == "turn_timed_out":
+                produced = decide_timeout(table, seat, self._decks)
+            else:
+                reason = LeaveReason(data["reason"])
+                if reason is LeaveReason.TIMED_OUT:
+                    raise Mismatch(
+                        "player_left for timed_out follows only the turn_timed_out that "
+                        "makes the seat's count reach timeouts_before_takeover"
+                    )
+                resign = reason is LeaveReason.RESIGNED
+                produced = decide_leave(table, seat, self._decks, resign=resign)
+        except (KeyError, TypeError, ValueError) as error:
+            raise Mismatch(f"malformed {kind}: {_what(error)}") from None
+        except IllegalMove as error:
+            raise Mismatch(f"{kind} cannot happen here: {error.message}") from None
         made = [(event, domain.actor(event)) for event in produced]
         self.pending.extend(made[1:])
         return made[0]

@@ -70,6 +70,16 @@ def next_bot_move(game: GameSnapshot, seed: str) -> tuple[int, Sequence[Action]]
     if found is None:
         return None
     seat, name = found
+    return seat, _request(game, seat, name, seed)
+
+
+def clock_move(game: GameSnapshot, seat: int, name: str, seed: str) -> Sequence[Action]:
+    """The request strategy `name` makes for `seat`, whoever sits there: what a
+    timed-out seat plays (the application names the server's bot)."""
+    return _request(game, seat, name, seed)
+
+
+def _request(game: GameSnapshot, seat: int, name: str, seed: str) -> Sequence[Action]:
     view = game_view(game, Viewer(seat=seat))
     legal = BotView.read(view).actions()
     try:
@@ -77,14 +87,14 @@ def next_bot_move(game: GameSnapshot, seed: str) -> tuple[int, Sequence[Action]]
     except Exception:
         # A strategy bug must not fail the request of the person whose move led here.
         log.exception("bot %s in seat %d failed to choose; playing %r", name, seat, legal[0])
-        return seat, (legal[0],)
+        return (legal[0],)
     if not _playable(game.table, seat, request, legal):
         # A strategy bug must not stall the game for the people at the table.
         log.error(
             "bot %s in seat %d chose an illegal %r; playing %r", name, seat, request, legal[0]
         )
-        return seat, (legal[0],)
-    return seat, request
+        return (legal[0],)
+    return request
 
 
 def _playable(table: Table, seat: int, request: Sequence[Action], legal: list[Action]) -> bool:
@@ -133,3 +143,6 @@ class BotSeats:
 
     def next_move(self, game: GameSnapshot, seed: str) -> tuple[int, Sequence[Action]] | None:
         return next_bot_move(game, seed)
+
+    def move_for(self, game: GameSnapshot, seat: int, strategy: str, seed: str) -> Sequence[Action]:
+        return clock_move(game, seat, strategy, seed)

@@ -17,6 +17,7 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from random import Random
 from typing import Any
 from uuid import UUID
@@ -53,6 +54,8 @@ class _Snapshot:
     seed_commitment: str = ""
     deal: DealMode = DealMode.EXPLICIT
     """The simulator chooses every game's seed."""
+    turn_deadline: datetime | None = None
+    """The simulator has no clock."""
 
 
 @dataclass

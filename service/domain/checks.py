@@ -23,7 +23,7 @@ from service.domain.errors import (
     WrongPhase,
 )
 from service.domain.events import CardDrawn, Event, StockRecycled
-from service.domain.flow import hand_ended_without_out
+from service.domain.flow import hand_ended_without_out, someone_out
 from service.domain.rules import Variant
 from service.domain.state import DealStatus, HandEnding, HandState, Phase, Source, Status, Table
 
@@ -95,7 +95,7 @@ def turn_problem(table: Table, seat: int, phase: Phase) -> IllegalMove | None:
             # In the show every seat still in the deal acts, in any order.
             return None if hand.phase is phase else WrongPhase(phase_sentence(hand, phase))
     # A hand with an empty seat, or a knock, is over even before `settle` records it.
-    elif not all(hand.hands) or hand.knocker is not None:
+    elif hand.knocker is not None or someone_out(table, hand) is not None:
         return HandOver("The hand is over.")
     if hand.turn != seat:
         return NotYourTurn(f"It is seat {hand.turn}'s turn, not seat {seat}'s.")

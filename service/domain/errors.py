@@ -31,7 +31,8 @@ The tree::
         ├── MeldOnlyGoingOut     meld_only_going_out
         ├── NotInVariant         not_in_variant
         ├── IncompleteDeclaration incomplete_declaration
-        └── NotInDeal            not_in_deal
+        ├── NotInDeal            not_in_deal
+        └── SeatLeft             seat_left
 
 The HTTP layer maps `InvalidInput` to 422 and `IllegalMove` to 409.
 """
@@ -182,6 +183,12 @@ class NotInDeal(IllegalMove):
     """Indian: a seat that dropped, showed wrongly, sits out or is eliminated acts."""
 
     code = "not_in_deal"
+
+
+class SeatLeft(IllegalMove):
+    """The seat's player left or resigned (or its clock took it over): it acts no more."""
+
+    code = "seat_left"
 
 
 def all_error_classes() -> list[type[RummyError]]:

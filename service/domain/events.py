@@ -30,6 +30,7 @@ from service.domain.state import (
     DropKind,
     HandResult,
     HandState,
+    LeaveReason,
     Phase,
     Show,
     Source,
@@ -143,6 +144,32 @@ class PlayerEliminated:
 
 
 @dataclass(frozen=True, slots=True)
+class TurnTimedOut:
+    """`player`'s (a seat's) time to act ran out (the rule `turn_seconds`): the
+    server's bot makes the rest of its move, as that seat's ordinary events, right
+    after. `timeouts` is the seat's count of consecutive timeouts with this one. The
+    system's event (as `PlayerEliminated`): no seat's move caused it."""
+
+    player: int
+    timeouts: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerLeft:
+    """The player of seat `player` is gone for good (`reason`). `replaced`: the
+    server's bot plays the seat on; else the seat forfeits (docs/rules.md "Leaving
+    and turn clocks"). Indian: a forfeit in the deal is scored as a drop (`drop`,
+    `points`). Recorded as the system's (as `PlayerEliminated`): a timeout causes
+    it too, and the seat it concerns is named in it."""
+
+    player: int
+    reason: LeaveReason
+    replaced: bool
+    drop: DropKind | None = None
+    points: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class CardDiscarded:
     seat: int
     card: Card
@@ -184,6 +211,8 @@ Event = (
     | GroupsSubmitted
     | PlayerDropped
     | PlayerEliminated
+    | TurnTimedOut
+    | PlayerLeft
 )
 
 EVENTS: tuple[type[Event], ...] = get_args(Event)
@@ -250,8 +279,14 @@ _CODECS: dict[type[Event], Codec[Event]] = {
 }
 
 
+_TURN_ENDS = (CardDiscarded, Knocked, Declared, GroupsSubmitted, PlayerDropped)
+"""A seat's own events that end its turn (or its part of a show)."""
+
+
 def apply(table: Table, event: Event) -> None:
     """Change `table` by one event."""
+    if table.clocked is not None or any(table.timeouts):
+        _count_timeouts(table, event)
     match event:
         case PlayerJoined(seat=seat):
             table.seated[seat] = True
@@ -370,6 +405,11 @@ def apply(table: Table, event: Event) -> None:
             _next_turn(table, hand, seat)
         case PlayerEliminated(player=player):
             table.eliminated[player] = True
+        case TurnTimedOut(player=seat, timeouts=timeouts):
+            table.timeouts[seat] = timeouts
+            table.clocked = seat
+        case PlayerLeft():
+            _apply_player_left(table, event)
         case HandEnded():
             table.totals = list(event.totals)
             table.last_hand = event
@@ -381,12 +421,63 @@ def apply(table: Table, event: Event) -> None:
             table.finished = True
 
 
+def _count_timeouts(table: Table, event: Event) -> None:
+    """A seat's consecutive timeouts go back to 0 when it ends a turn itself (a
+    discard, a knock, a declaration, a show's submission, a drop, or going out); its
+    moves in a turn the clock plays (after its `TurnTimedOut`) do not count."""
+    seat = actor(event)
+    if seat is None:
+        if isinstance(event, HandDealt | HandEnded | GameFinished):
+            table.clocked = None
+        return
+    if table.clocked is not None and table.clocked != seat:
+        table.clocked = None
+    if table.clocked == seat:
+        return
+    if isinstance(event, _TURN_ENDS):
+        table.timeouts[seat] = 0
+    elif isinstance(event, MeldLaid | CardLaidOff) and table.hand is not None:
+        # Going out by a meld or a lay-off that empties the hand ends the turn too.
+        laid = len(event.cards) if isinstance(event, MeldLaid) else 1
+        if len(table.hand.hands[seat]) == laid:
+            table.timeouts[seat] = 0
+
+
+def _apply_player_left(table: Table, event: PlayerLeft) -> None:
+    seat = event.player
+    table.left[seat] = True
+    table.timeouts[seat] = 0
+    if table.clocked == seat:
+        table.clocked = None
+    if event.replaced:
+        return
+    table.forfeited[seat] = True
+    hand = table.hand
+    if hand is None or table.finished:
+        return
+    if event.points is not None:
+        # Indian: scored as a drop; its hand set aside face down, never shown.
+        hand.out_of_play.extend(hand.hands[seat])
+        hand.hands[seat].clear()
+        hand.deal_points[seat] = event.points
+        _statuses(hand)[seat] = DealStatus.DROPPED
+        if hand.turn == seat:
+            _next_turn(table, hand, seat)
+    elif hand.statuses is None and hand.turn == seat:
+        # The other variants: its cards lie face down where they are, unplayed; the
+        # turn passes on.
+        _next_turn(table, hand, seat)
+
+
 def _next_turn(table: Table, hand: HandState, seat: int) -> None:
     """The turn passes to the next seat still in the deal (every seat, but in Indian
     Rummy's deals)."""
     turn = (seat + 1) % table.players
     if hand.statuses is not None:
         while hand.statuses[turn] is not DealStatus.IN and turn != seat:
+            turn = (turn + 1) % table.players
+    elif any(table.forfeited):
+        while table.forfeited[turn] and turn != seat:
             turn = (turn + 1) % table.players
     hand.turn = turn
     hand.phase = Phase.DRAW
@@ -405,23 +496,32 @@ def _statuses(hand: HandState) -> list[DealStatus]:
 def _apply_hand_dealt(table: Table, event: HandDealt) -> None:
     size = table.rules.hand_size_for(table.players)
     stock: tuple[Card, ...]
-    if event.seats is not None:
+    if event.seats is not None and table.rules.variant is Variant.INDIAN:
         _apply_indian_deal(table, event, event.seats, size)
         return
+    # Dealt round the seats still in the game (all of them, unless some forfeited).
+    seats = event.seats if event.seats is not None else tuple(range(table.players))
+    among = len(seats)
+    if among != table.players:
+        size = table.rules.hand_size_for(among)
+    dealer = seats.index(event.dealer)
     if table.rules.variant is Variant.WROTHAM:
         # No upcard, an empty pile, and the starter opens with eight cards, no draw.
-        starter = deal_to_starter(event.deck, event.dealer, table.players, size)
-        hands, stock, discard = starter.hands, starter.stock, []
-        turn, phase = starter.starter, Phase.PLAY
+        starter = deal_to_starter(event.deck, dealer, among, size)
+        dealt_hands, stock, discard = starter.hands, starter.stock, []
+        turn, phase = seats[starter.starter], Phase.PLAY
     else:
-        dealt = deal(event.deck, event.dealer, table.players, size)
-        hands, stock, discard = dealt.hands, dealt.stock, [dealt.upcard]
-        turn, phase = (event.dealer + 1) % table.players, Phase.DRAW
+        dealt = deal(event.deck, dealer, among, size)
+        dealt_hands, stock, discard = dealt.hands, dealt.stock, [dealt.upcard]
+        turn, phase = seats[(dealer + 1) % among], Phase.DRAW
+    hands: list[list[Card]] = [[] for _ in range(table.players)]
+    for seat, held in zip(seats, dealt_hands, strict=True):
+        hands[seat] = list(held)
     table.dealer = event.dealer
     table.hand = HandState(
         number=event.hand_number,
         dealer=event.dealer,
-        hands=[list(cards) for cards in hands],
+        hands=hands,
         stock=list(reversed(stock)),
         discard=discard,
         turn=turn,

@@ -56,16 +56,33 @@ def next_event(table: Table, decks: DeckSource) -> Event | None:
         return HandDealt(hand_number=1, dealer=dealer, deck=tuple(decks.deck(1)))
     if table.rules.variant is _INDIAN:
         return indian_deals.next_event(table, decks)
+    if any(table.forfeited):
+        # A Western game forfeited down to one seat ends at once: it wins.
+        still_in = [seat for seat, out in enumerate(table.forfeited) if not out]
+        if len(still_in) == 1:
+            return GameFinished(winner=still_in[0], totals=tuple(table.totals))
     hand = table.hand
     if hand is None:
         return _after_hand(table, decks)
     if hand.knocker is not None:
         return _hand_ended_knock(table, hand, hand.knocker)
-    for seat, held in enumerate(hand.hands):
-        if not held:
-            return _hand_ended_out(table, hand, seat)
+    out = someone_out(table, hand)
+    if out is not None:
+        return _hand_ended_out(table, hand, out)
     if hand.turns >= table.rules.max_turns:
         return hand_ended_without_out(table, hand, HandEnding.TURN_CAP)
+    return None
+
+
+def someone_out(table: Table, hand: HandState) -> int | None:
+    """The seat that went out (its hand empty), if any. A forfeited seat, dealt no
+    cards after its forfeit, is not out."""
+    if all(hand.hands):
+        return None
+    forfeited = table.forfeited
+    for seat, held in enumerate(hand.hands):
+        if not held and not forfeited[seat]:
+            return seat
     return None
 
 
@@ -81,9 +98,11 @@ def hand_ended_without_out(table: Table, hand: HandState, how: HandEnding) -> Ha
     if table.rules.variant is _KNOCK:
         # Knock Rummy scores a hand that runs out by the arranged counts.
         shown = _arranged(table, hand)
-        points = scoring.points_for_values([each.count for each in shown], table.rules)
-        return _hand_ended(table, hand, how, None, points, _shown(shown))
-    points = scoring.points_for_exhausted(hand.hands, table.rules)
+        points = scoring.points_for_values(
+            [each.count for each in shown], table.rules, out=_forfeited(table)
+        )
+        return _hand_ended(table, hand, how, None, points, _shown(table, shown))
+    points = scoring.points_for_exhausted(hand.hands, table.rules, out=_forfeited(table))
     return _hand_ended(table, hand, how, None, points)
 
 
@@ -97,6 +116,7 @@ def _hand_ended_knock(table: Table, hand: HandState, knocker: int) -> HandEnded:
         knocker,
         penalty=rules.knock_penalty,
         bonus=rules.knock_bonus,
+        out=_forfeited(table),
     )
     return _hand_ended(
         table,
@@ -106,7 +126,7 @@ def _hand_ended_knock(table: Table, hand: HandState, knocker: int) -> HandEnded:
         list(settled.points),
         # The knock card is the one card a knock puts out of play.
         {"knocker": knocker, "knock_card": hand.out_of_play[-1], "pot": settled.pot}
-        | _shown(shown),
+        | _shown(table, shown),
     )
 
 
@@ -114,13 +134,22 @@ def _arranged(table: Table, hand: HandState) -> list[knock.Arrangement]:
     return [knock.arrange(held, table.rules) for held in hand.hands]
 
 
-def _shown(shown: Sequence[knock.Arrangement]) -> dict[str, Any]:
-    """The arranged hands as a Knock Rummy result shows them."""
+def _shown(table: Table, shown: Sequence[knock.Arrangement]) -> dict[str, Any]:
+    """The arranged hands as a Knock Rummy result shows them (a forfeiter's face
+    down: its count only)."""
+    hidden = table.forfeited
     return {
         "counts": tuple(each.count for each in shown),
-        "unmatched": tuple(each.unmatched for each in shown),
-        "arranged": tuple(each.melds for each in shown),
+        "unmatched": tuple(
+            () if hidden[seat] else each.unmatched for seat, each in enumerate(shown)
+        ),
+        "arranged": tuple(() if hidden[seat] else each.melds for seat, each in enumerate(shown)),
     }
+
+
+def _forfeited(table: Table) -> tuple[int, ...]:
+    """The seats that forfeited: they lose like anyone, and never win."""
+    return tuple(seat for seat, out in enumerate(table.forfeited) if out)
 
 
 def _hand_ended_out(table: Table, hand: HandState, seat: int) -> HandEnded:
@@ -141,7 +170,10 @@ def _hand_ended(
         hand_number=hand.number,
         how=how,
         out_seat=out_seat,
-        remaining=tuple(tuple(held) for held in hand.hands),
+        # A forfeiter's cards stay face down: counted (`values`), never shown.
+        remaining=tuple(
+            () if table.forfeited[seat] else tuple(held) for seat, held in enumerate(hand.hands)
+        ),
         values=tuple(scoring.hand_value(held, table.rules) for held in hand.hands),
         points=tuple(points),
         totals=tuple(total + add for total, add in zip(table.totals, points, strict=True)),
@@ -150,13 +182,22 @@ def _hand_ended(
 
 
 def _after_hand(table: Table, decks: DeckSource) -> Event:
-    winner = scoring.game_winner(table.totals, table.hands_played, table.rules)
+    out = _forfeited(table)
+    winner = scoring.game_winner(table.totals, table.hands_played, table.rules, out=out)
     if winner is not None:
         return GameFinished(winner=winner, totals=tuple(table.totals))
     assert table.dealer is not None, "a hand has ended, so one was dealt"
     number = table.hands_played + 1
+    # The deal passes to the next seat still in; a forfeiter is dealt no more.
+    dealer = next(
+        (table.dealer + step) % table.players
+        for step in range(1, table.players + 1)
+        if (table.dealer + step) % table.players not in out
+    )
+    still_in = tuple(seat for seat in range(table.players) if seat not in out)
     return HandDealt(
         hand_number=number,
-        dealer=(table.dealer + 1) % table.players,
+        dealer=dealer,
         deck=tuple(decks.deck(number)),
+        seats=still_in if out else None,
     )

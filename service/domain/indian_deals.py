@@ -81,7 +81,8 @@ def _deal_ended(table: Table, hand: HandState, how: HandEnding, winner: int | No
         eliminated = tuple(
             seat
             for seat, total in enumerate(totals)
-            if total >= limit and not table.eliminated[seat]
+            # A forfeit is out of a pool for good, whatever its score.
+            if (total >= limit or table.forfeited[seat]) and not table.eliminated[seat]
         )
     assert hand.wild is not None, "an Indian deal has its wild rank"
     return HandEnded(
@@ -135,7 +136,11 @@ def _next_seats(table: Table, statuses: tuple[DealStatus, ...]) -> list[int]:
     """Who is dealt in next: in a pool everyone not eliminated; in format `deals`,
     after the last deal, only those tied for the most chips among the last deal's
     players (one left: the winner)."""
-    dealt = [seat for seat, status in enumerate(statuses) if status not in _OUT_OF_GAME]
+    dealt = [
+        seat
+        for seat, status in enumerate(statuses)
+        if status not in _OUT_OF_GAME and not table.forfeited[seat]
+    ]
     rules = table.rules
     if rules.format is Format.DEALS:
         assert rules.deals is not None, "format deals has its number of deals"
@@ -143,4 +148,8 @@ def _next_seats(table: Table, statuses: tuple[DealStatus, ...]) -> list[int]:
             return dealt
         best = max(table.totals[seat] for seat in dealt)
         return [seat for seat in dealt if table.totals[seat] == best]
-    return [seat for seat in range(table.players) if not table.eliminated[seat]]
+    return [
+        seat
+        for seat in range(table.players)
+        if not table.eliminated[seat] and not table.forfeited[seat]
+    ]

@@ -29,7 +29,7 @@ each meld found, once per hand.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from service.domain import melds
@@ -133,7 +133,9 @@ class Pot:
     """Each seat's share of the pot (0 for a non-winner): nobody loses points."""
 
 
-def pot(counts: Sequence[int], knocker: int, *, penalty: int, bonus: int) -> Pot:
+def pot(
+    counts: Sequence[int], knocker: int, *, penalty: int, bonus: int, out: Collection[int] = ()
+) -> Pot:
     """Settle a knock: `counts` holds every seat's count (the knocker's without its
     knock card).
 
@@ -142,18 +144,21 @@ def pot(counts: Sequence[int], knocker: int, *, penalty: int, bonus: int) -> Pot
     non-winner puts in its count minus the lowest; an undercut knocker adds
     `penalty` (the rule `knock_penalty`); a knocker winning with 0 gets `bonus`
     (`knock_bonus`) from each other player. The winners share the pot equally, rounded down.
+    A seat `out` (forfeited) neither undercuts nor wins; it puts in its count minus the
+    lowest, never less than 0.
     """
     if not 0 <= knocker < len(counts):
         raise ValueError(f"Seat {knocker} cannot knock at a table of {len(counts)} seats.")
     others = [seat for seat in range(len(counts)) if seat != knocker]
-    undercut = any(counts[seat] <= counts[knocker] for seat in others)
+    contenders = [seat for seat in others if seat not in out]
+    undercut = any(counts[seat] <= counts[knocker] for seat in contenders)
     if undercut:
-        lowest = min(counts[seat] for seat in others)
-        winners = tuple(seat for seat in others if counts[seat] == lowest)
+        lowest = min(counts[seat] for seat in contenders)
+        winners = tuple(seat for seat in contenders if counts[seat] == lowest)
     else:
         lowest = counts[knocker]
         winners = (knocker,)
-    total = sum(count - lowest for seat, count in enumerate(counts) if seat not in winners)
+    total = sum(max(count - lowest, 0) for seat, count in enumerate(counts) if seat not in winners)
     if undercut:
         total += penalty
     elif lowest == 0:

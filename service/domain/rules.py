@@ -100,6 +100,14 @@ class Scoring(StrEnum):
     PENALTY = "penalty"
 
 
+class Abandon(StrEnum):
+    """What becomes of a seat whose player leaves (or is taken over by its clock):
+    the server's bot plays it on (`bot`), or it forfeits (`forfeit`)."""
+
+    BOT = "bot"
+    FORFEIT = "forfeit"
+
+
 def default_hand_size(players: int) -> int:
     """Cards dealt to each player: 10 for two, 7 for three or four, 6 for five or six."""
     check_player_count(players)
@@ -159,6 +167,13 @@ class RuleSet:
     middle_drop: int | None = None
     full_count: int | None = None
     """Indian Rummy: the most a hand counts, and a wrong show's points."""
+    # Leaving and the turn clock (docs/rules.md "Leaving and turn clocks"), in every
+    # variant; stored only when they differ from these defaults.
+    turn_seconds: int | None = None
+    """Seconds a seat has to act before its move is made for it; None: no clock."""
+    timeouts_before_takeover: int = 3
+    """Consecutive timeouts after which the seat is abandoned per `abandon`."""
+    abandon: Abandon = Abandon.BOT
 
     def __post_init__(self) -> None:
         for field in dataclasses.fields(self):
@@ -175,6 +190,7 @@ class RuleSet:
             raise InvalidRules(f"recycles must be 0 or more, not {self.recycles}.")
         if self.max_turns < 1:
             raise InvalidRules(f"max_turns must be at least 1, not {self.max_turns}.")
+        _check_clock(self)
         if self.variant is Variant.INDIAN:
             return  # its format ends the game (checked with the variant)
         if (self.target is None) == (self.deals is None):
@@ -284,12 +300,17 @@ class RuleSet:
         }
         if self.variant is Variant.INDIAN and self.deals is None:
             del shown["deals"]  # an option of format `deals` only
+        for name in LEAVING_OPTIONS:
+            # Left at its default, a leaving option is not stored: games that do not
+            # use them store their rules as before.
+            if getattr(self, name) == _LEAVING_DEFAULTS[name]:
+                del shown[name]
         return shown
 
     def shown(self) -> dict[str, Any]:
         """The rule set as views show it: `to_dict` with the variant and its pack."""
         shown = self.to_dict()
-        for name in ("variant", "packs", "jokers"):
+        for name in ("variant", "packs", "jokers", *LEAVING_OPTIONS):
             shown.setdefault(name, _plain(getattr(self, name)))
         return shown
 
@@ -363,6 +384,7 @@ _ENUMS: dict[str, type[StrEnum]] = {
     "RummyBonus": RummyBonus,
     "Exhausted": Exhausted,
     "Scoring": Scoring,
+    "Abandon": Abandon,
 }
 
 
@@ -415,6 +437,15 @@ _CLASSIC_OPTIONS = (
     "deals",
 )
 _WILD_OPTIONS = ("min_natural", "swap", "swapped_wild", "wild_penalty")
+LEAVING_OPTIONS = ("turn_seconds", "timeouts_before_takeover", "abandon")
+"""Every variant's options for leaving and the turn clock."""
+_LEAVING_DEFAULTS: Mapping[str, Any] = {
+    "turn_seconds": None,
+    "timeouts_before_takeover": 3,
+    "abandon": Abandon.BOT,
+}
+TURN_SECONDS = (5, 86_400)
+TIMEOUTS_BEFORE_TAKEOVER = (1, 100)
 
 
 @dataclass(frozen=True, slots=True)
@@ -453,7 +484,11 @@ def _preset(
         **({} if "jokers" in ranges else {"jokers": 0}),
         **(fixed or {}),
     }
-    used = (set(_CLASSIC_OPTIONS) - set(unused)) | set(extra) | {"variant", "packs", "jokers"}
+    used = (
+        (set(_CLASSIC_OPTIONS) - set(unused))
+        | set(extra)
+        | {"variant", "packs", "jokers", *LEAVING_OPTIONS}
+    )
     return Preset(
         players=players,
         used=frozenset(used),
@@ -476,7 +511,7 @@ VARIANTS: Mapping[Variant, Preset] = {
     # Classic shows its pack in views but stores only its classic options.
     Variant.CLASSIC: Preset(
         players=(MIN_PLAYERS, MAX_PLAYERS),
-        used=frozenset(_CLASSIC_OPTIONS),
+        used=frozenset((*_CLASSIC_OPTIONS, *LEAVING_OPTIONS)),
         defaults={},
         fixed={"variant": Variant.CLASSIC, "packs": 1, "jokers": 0},
         ranges={},
@@ -546,6 +581,20 @@ VARIANTS: Mapping[Variant, Preset] = {
 """Each variant's preset, as docs/rules.md's table gives it."""
 
 _INDIAN_OPTIONS = ("format", "first_drop", "middle_drop", "full_count")
+
+
+def _check_clock(rules: RuleSet) -> None:
+    """The leaving options' ranges, the same in every variant."""
+    for name, (low, high), optional in (
+        ("turn_seconds", TURN_SECONDS, True),
+        ("timeouts_before_takeover", TIMEOUTS_BEFORE_TAKEOVER, False),
+    ):
+        value = getattr(rules, name)
+        if value is None and optional:
+            continue
+        if not low <= value <= high:
+            none = " or null (no clock)" if optional else ""
+            raise InvalidRules(f"Rule {name!r} is {low} to {high}{none}, not {value}.")
 
 
 def _check_variant(rules: RuleSet) -> None:

@@ -6,7 +6,7 @@ adds the result to the running totals without knowing the scoring mode.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from service.domain.cards import Card, Rank
 from service.domain.rules import Exhausted, RuleSet, RummyBonus, Scoring
@@ -55,30 +55,39 @@ def points_for_out(
     return points
 
 
-def points_for_exhausted(hands: Sequence[Sequence[Card]], rules: RuleSet) -> list[int]:
-    """Points each seat adds when a hand ends with nobody out (stock or turn cap)."""
-    return points_for_values([hand_value(hand, rules) for hand in hands], rules)
+def points_for_exhausted(
+    hands: Sequence[Sequence[Card]], rules: RuleSet, out: Collection[int] = ()
+) -> list[int]:
+    """Points each seat adds when a hand ends with nobody out (stock or turn cap);
+    the seats `out` (forfeited) never win it."""
+    return points_for_values([hand_value(hand, rules) for hand in hands], rules, out)
 
 
-def points_for_values(values: Sequence[int], rules: RuleSet) -> list[int]:
+def points_for_values(
+    values: Sequence[int], rules: RuleSet, out: Collection[int] = ()
+) -> list[int]:
     """`points_for_exhausted` from what each seat's cards count (Knock Rummy: its
-    arranged count)."""
+    arranged count). A seat `out` (forfeited) loses like anyone but never wins: it
+    pays what its cards count over the lowest of the others, never less than 0."""
     _require_seats(values)
     if rules.exhausted is Exhausted.VOID:
         return [0] * len(values)
     if rules.scoring is Scoring.PENALTY:
         return list(values)
-    lowest = min(values)
-    tied = [value == lowest for value in values]
+    lowest = min(value for seat, value in enumerate(values) if seat not in out)
+    tied = [value == lowest and seat not in out for seat, value in enumerate(values)]
     # The tied players' own differences are 0, so summing over everyone is the same.
-    won = sum(value - lowest for value in values)
+    won = sum(max(value - lowest, 0) for value in values)
     # Shares are whole points; what does not divide evenly is lost, as docs/rules.md says.
     share = won // sum(tied)
     return [share if is_lowest else 0 for is_lowest in tied]
 
 
-def game_winner(totals: Sequence[int], hands_played: int, rules: RuleSet) -> int | None:
-    """The seat that has won the game after a hand, or None if another hand is dealt."""
+def game_winner(
+    totals: Sequence[int], hands_played: int, rules: RuleSet, out: Collection[int] = ()
+) -> int | None:
+    """The seat that has won the game after a hand, or None if another hand is dealt;
+    never one of the seats `out` (forfeited)."""
     _require_seats(totals)
     if rules.target is not None:
         # The target ends the game under both modes: a winner-scoring leader, or a
@@ -89,8 +98,9 @@ def game_winner(totals: Sequence[int], hands_played: int, rules: RuleSet) -> int
         ended = rules.deals is not None and hands_played >= rules.deals
     if not ended:
         return None
-    best = max(totals) if rules.scoring is Scoring.WINNER else min(totals)
-    leaders = [seat for seat, total in enumerate(totals) if total == best]
+    standing = [total for seat, total in enumerate(totals) if seat not in out]
+    best = max(standing) if rules.scoring is Scoring.WINNER else min(standing)
+    leaders = [seat for seat, total in enumerate(totals) if total == best and seat not in out]
     # A tie for the win deals another hand, until one player is clear.
     return leaders[0] if len(leaders) == 1 else None
 

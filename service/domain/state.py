@@ -64,6 +64,15 @@ class DealStatus(StrEnum):
     ELIMINATED = "eliminated"
 
 
+class LeaveReason(StrEnum):
+    """Why a seat's player is gone: it left, it resigned (a concession), or its clock
+    ran out `timeouts_before_takeover` times in a row."""
+
+    LEFT = "left"
+    RESIGNED = "resigned"
+    TIMED_OUT = "timed_out"
+
+
 class DropKind(StrEnum):
     FIRST = "first"
     MIDDLE = "middle"
@@ -232,6 +241,14 @@ class Table:
     finished: bool = False
     eliminated: list[bool] = field(default_factory=list)
     """Indian pools: seats at or over the limit, out of the game."""
+    left: list[bool] = field(default_factory=list)
+    """Seats whose player left (resigned, or was taken over by its clock)."""
+    forfeited: list[bool] = field(default_factory=list)
+    """Seats out of the game for good by a forfeit: no more turns, never the winner."""
+    timeouts: list[int] = field(default_factory=list)
+    """Each seat's consecutive timeouts (docs/rules.md "Leaving and turn clocks")."""
+    clocked: int | None = None
+    """The seat whose turn the clock is playing now (its moves do not reset its count)."""
 
     def __post_init__(self) -> None:
         if not self.totals:
@@ -239,6 +256,12 @@ class Table:
             self.totals = [self.rules.starting_score] * self.players
         if not self.eliminated:
             self.eliminated = [False] * self.players
+        if not self.left:
+            self.left = [False] * self.players
+        if not self.forfeited:
+            self.forfeited = [False] * self.players
+        if not self.timeouts:
+            self.timeouts = [0] * self.players
 
     def copy(self) -> Table:
         """An independent copy, much cheaper than `copy.deepcopy`."""
@@ -247,6 +270,9 @@ class Table:
             seated=list(self.seated),
             totals=list(self.totals),
             eliminated=list(self.eliminated),
+            left=list(self.left),
+            forfeited=list(self.forfeited),
+            timeouts=list(self.timeouts),
             hand=None if self.hand is None else self.hand.copy(),
         )
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 from uuid import UUID
 
@@ -15,11 +16,17 @@ from service.domain.cards import Card, card_codes
 from service.domain.decks import SeededDecks
 from service.domain.fairness import DealMode, check_client_seed, deal_mode
 from service.domain.flow import decide_join, settle
+from service.domain.leaving import decide_leave, decide_timeout, turn_key
 from service.domain.play import play
 from service.domain.rules import RuleSet
 from service.domain.shuffle import commitment
 from service.domain.state import Table
 from service.game.events import GameCreated, GameEvent, stored_fields
+
+SERVER_BOT = "basic"
+"""The server's bot: it plays a seat whose player left (rule `abandon: bot`) and
+what is left of a timed-out turn (`RummyApplication.time_out`). Replays read it
+too (a replaced seat's `bot`), so it is named once, here."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +79,11 @@ class Game(Aggregate):
     seed_commitment: str
     deal: DealMode
     explicit_decks: tuple[tuple[Card, ...], ...]
+    turn_started: datetime | None
+    """When the seat to act began to wait: the stored time of the event that made
+    it so (service/game/clock.py); None while nobody is to act."""
+    turn_of: tuple[int, int, bool] | None
+    """The turn `turn_started` belongs to (`leaving.turn_key`)."""
     requests: dict[str, tuple[str, int]]
     """Idempotent requests applied: their slot (`"seat/key"`, `"-/key hash"` for
     creating and joining) → (body digest, version after it)."""
@@ -95,12 +107,14 @@ class Game(Aggregate):
         decks: Sequence[Sequence[Card]] = (),
         dealer: int | None = None,
         request: IdempotentRequest | None = None,
+        unlisted: bool = False,
     ) -> Game:
         """A new game; the first hand is dealt at once if every seat is taken.
 
         The caller has checked the arguments (`service.domain.setup.check_new_game`)
         and who may choose the deal; `seed_chosen` says whether the creator gave `seed`.
-        `request` is the idempotent request that creates it, if any.
+        `request` is the idempotent request that creates it, if any; `unlisted` keeps
+        it out of the lobby.
         """
         for seat in seats:
             if seat is not None:
@@ -118,6 +132,7 @@ class Game(Aggregate):
             deal=deal_mode(seed_chosen=seed_chosen, decks=len(decks)).value,
             command_id=command_id,
             request=plain,
+            unlisted=unlisted,
         )
         game.command_id = command_id
         game._settle(plain)
@@ -160,6 +175,20 @@ class Game(Aggregate):
         plain = None if request is None else request.as_plain()
         play(self.table, seat, actions, self.decks, lambda event: self._record(event, plain))
 
+    def leave(self, seat: int, *, resign: bool, request: IdempotentRequest | None = None) -> None:
+        """`seat`'s player leaves or resigns (docs/rules.md "Leaving and turn clocks")."""
+        plain = None if request is None else request.as_plain()
+        for event in decide_leave(self.table, seat, self.decks, resign=resign):
+            self._record(event, plain)
+        self._settle(plain)
+
+    def time_out(self, seat: int) -> None:
+        """The clock ran out on `seat`: record its timeout (and the takeover it may
+        bring). Its move is the caller's to make, as that seat's."""
+        for event in decide_timeout(self.table, seat, self.decks):
+            self._record(event, None)
+        self._settle()
+
     def applied_request(self, request: IdempotentRequest) -> tuple[str, int] | None:
         """(digest, version after it) if this idempotent request was applied before."""
         return self.requests.get(request.slot)
@@ -173,6 +202,15 @@ class Game(Aggregate):
         domain.apply(self.table, event)
         if isinstance(event, domain.PlayerJoined):
             self.seats[event.seat] = {name: getattr(stored, name) for name in stored.details}
+        elif isinstance(event, domain.PlayerLeft) and event.replaced:
+            entry = self.seats[event.player]
+            assert entry is not None, "a seat that left was taken"
+            # A new dict: the cached game's seats are shared with its readers.
+            self.seats[event.player] = {**entry, "bot": SERVER_BOT}
+        turn = turn_key(self.table)
+        if turn != self.turn_of:
+            self.turn_of = turn
+            self.turn_started = None if turn is None else stored.timestamp
         if stored.request is not None:
             self.remember_request(stored.request, stored.originator_version)
 

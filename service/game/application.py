@@ -8,6 +8,7 @@ commands change one game all or nothing (`_command`), queries answer with
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from datetime import UTC, datetime
 from functools import partial
 from typing import Protocol, cast
 from uuid import UUID, uuid4
@@ -20,9 +21,12 @@ from eventsourcing.persistence import (
 )
 
 from service.domain.actions import Action
-from service.domain.errors import IllegalMove, InvalidSeating
+from service.domain.errors import IllegalMove, InvalidSeating, SeatLeft
+from service.domain.leaving import turn_key, waits_for
 from service.domain.setup import check_new_game
-from service.game.aggregate import Game, IdempotentRequest, SeatEntry
+from service.domain.state import DealStatus, Phase
+from service.game.aggregate import SERVER_BOT, Game, IdempotentRequest, SeatEntry
+from service.game.clock import Deadline, turn_deadline
 from service.game.commands import Idempotency, NewGame, NewSeat
 from service.game.errors import (
     ExplicitDealForbidden,
@@ -33,6 +37,7 @@ from service.game.errors import (
     WriteConflict,
 )
 from service.game.events import GameEvent
+from service.game.lobby import Lobby, LobbyPage, LobbyQuery
 from service.game.postgres import TransactionOrderRecorder
 from service.game.probe import probe_write
 from service.game.refusals import RefusalLog, RefusedBefore, RefusedNow
@@ -65,6 +70,22 @@ class BotPlayers(Protocol):
         """The bot seat to move and its request (one action or several, played all
         or nothing), or None when a person must act."""
 
+    def move_for(self, game: GameState, seat: int, strategy: str, seed: str) -> Sequence[Action]:
+        """`strategy`'s request for `seat`, whoever sits there (a seat timed out by its
+        clock): a legal request, one action or several."""
+
+
+Clock = Callable[[], datetime]
+"""The time now, in UTC (the turn clocks ask it; tests pass their own)."""
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+class _Stale(Exception):
+    """A cached game older than the version asked about: ask the store."""
+
 
 class RummyApplication(UnitOfWork):
     """Straight Rummy games on an event store chosen by the environment.
@@ -80,12 +101,17 @@ class RummyApplication(UnitOfWork):
         env: Mapping[str, str] | None = None,
         bots: BotPlayers | None = None,
         observers: Sequence[SaveObserver] = (),
+        clock: Clock = utc_now,
     ):
         super().__init__(env, observers)
         self.bots = bots
+        self.clock = clock
+        """When it is now, for the turn clocks (`time_out`)."""
         self.refusals = RefusalLog(self.factory.aggregate_recorder(purpose="refusals"))
         self.stream_tickets = StreamTickets(self.recorder)
         """The live streams' tickets, kept beside the events (service.game.tickets)."""
+        self.lobby = Lobby(self.recorder, self.mapper)
+        """The listed games with open seats, kept beside the events (service.game.lobby)."""
 
     def create_game(self, new: NewGame, idempotency: Idempotency | None = None) -> CreateResult:
         """A new game. Created with a key (`idempotency`), its id and its players'
@@ -112,6 +138,7 @@ class RummyApplication(UnitOfWork):
             decks=new.decks,
             dealer=new.dealer,
             request=request,
+            unlisted=new.unlisted,
         )
         self._let_bots_play(game, request)
         if not self._saved(game):
@@ -167,11 +194,10 @@ class RummyApplication(UnitOfWork):
                 earlier = self._earlier_outcome(game, request)
                 if earlier is not None:
                     return PlayResult(seat, earlier)
-            if expected_version is not None and game.version != expected_version:
-                raise VersionConflict(
-                    f"The game is at version {game.version}, not {expected_version}."
-                )
+            _check_version(game, expected_version)
             try:
+                if game.table.left[seat]:
+                    raise SeatLeft(f"Seat {seat}'s player has left this game: it acts no more.")
                 game.act(seat, actions, request)
             except IllegalMove as refused:
                 if request is None:
@@ -180,14 +206,107 @@ class RummyApplication(UnitOfWork):
             self._let_bots_play(game, request)
             return PlayResult(seat, GameState.of(game))
 
+        return self._refusing(game_id, act, "acting")
+
+    def _refusing(
+        self, game_id: UUID, command: Callable[[Game], PlayResult], doing: str
+    ) -> PlayResult:
+        """`_command`, keeping a refusal of an idempotent request as its outcome."""
         try:
-            return self._command(game_id, act, "acting")
+            return self._command(game_id, command, doing)
         except RefusedBefore as before:
             raise before.answer from None
         except RefusedNow as now:
             # Decided on the game as stored: this refusal is the request's outcome.
             kept = self._writing(partial(self.refusals.keep, game_id, now.request, now.error))
             raise kept.answer(now.request) from None
+
+    def leave(
+        self,
+        game_id: UUID,
+        actor: Actor,
+        *,
+        resign: bool = False,
+        idempotency: Idempotency | None = None,
+        expected_version: int | None = None,
+    ) -> PlayResult:
+        """The seat `actor` names leaves the game (`resign`: concedes it), then the
+        bots play on (docs/rules.md "Leaving and turn clocks"). Idempotent and
+        conditional as `play` is."""
+
+        def go(game: Game) -> PlayResult:
+            seat = actor if isinstance(actor, int) else actor(GameState.of(game))
+            request = None
+            if idempotency is not None:
+                request = IdempotentRequest(seat, idempotency.key, idempotency.digest)
+                earlier = self._earlier_outcome(game, request)
+                if earlier is not None:
+                    return PlayResult(seat, earlier)
+            _check_version(game, expected_version)
+            try:
+                game.leave(seat, resign=resign, request=request)
+            except IllegalMove as refused:
+                if request is None:
+                    raise
+                raise RefusedNow(request, refused) from refused
+            self._let_bots_play(game, request)
+            return PlayResult(seat, GameState.of(game))
+
+        return self._refusing(game_id, go, "leaving")
+
+    def time_out(self, game_id: UUID, version: int) -> bool:
+        """Fire the turn clock of game `game_id` at `version`: if the game is still at
+        that version and its deadline (service/game/clock.py) has passed by `clock`,
+        record the timeout and the server bot's move for the seat (in Indian's show,
+        for every seat still to show) in one save, then let the bots play on; True.
+        Otherwise (moved on, not yet due, finished, no clock) record nothing; False.
+        A firing that loses the race to another save finds the version moved: False."""
+
+        def fire(game: Game) -> bool:
+            if game.version < version:
+                raise _Stale  # a cached game behind the store: asked again on the stored
+            deadline = turn_deadline(game)
+            if (
+                game.version != version
+                or deadline is None
+                or self.bots is None
+                or self.clock() < deadline.at
+            ):
+                return False
+            table = game.table
+            hand = table.hand
+            assert hand is not None, "a deadline is in a hand"
+            if hand.phase is Phase.SHOW:
+                assert hand.statuses is not None, "an Indian show"
+                silent = [
+                    seat
+                    for seat, status in enumerate(hand.statuses)
+                    if status is DealStatus.TO_SUBMIT and not _bot_seat(game, seat)
+                ]
+            else:
+                silent = [deadline.seat]
+            for seat in silent:
+                game.time_out(seat)
+                self._clock_plays(game, seat)
+            self._let_bots_play(game)
+            return True
+
+        try:
+            return self._command(game_id, fire, "timing out")
+        except _Stale:
+            return False  # the store does not hold that version
+
+    def deadline(self, game_id: UUID) -> Deadline | None:
+        """The turn deadline of the game as stored now (service/game/clock.py), or None:
+        what a scheduler arms after a save, to fire with `time_out`."""
+        return self.turn_clock(game_id)[1]
+
+    def turn_clock(self, game_id: UUID) -> tuple[int, Deadline | None]:
+        """The game's version as stored now and its turn deadline at that version
+        (None: no clock runs): the clocks' keeper (service/game/timekeeper.py) keeps
+        or drops its row by that version."""
+        game = self._current(game_id)
+        return game.version, turn_deadline(game)
 
     def state(self, game_id: UUID, version: int | None = None) -> GameState:
         """The game now, or as it was at `version`."""
@@ -200,6 +319,10 @@ class RummyApplication(UnitOfWork):
                 f"Game {game_id} has versions 1 to {game.version}, not {version}."
             )
         return GameState.of(game)
+
+    def lobby_page(self, query: LobbyQuery) -> LobbyPage:
+        """A page of the listed games that have open seats, newest first."""
+        return self.lobby.page(query)
 
     def events_after(
         self, game_id: UUID, after: int = 0, limit: int | None = None, upto: int | None = None
@@ -317,6 +440,35 @@ class RummyApplication(UnitOfWork):
         while (move := self.bots.next_move(GameState.of(game), game.seed)) is not None:
             seat, actions = move
             game.act(seat, list(actions), request)
+
+    def _clock_plays(self, game: Game, seat: int) -> None:
+        """The server's bot plays the rest of `seat`'s timed-out turn (or its show), as
+        that seat; nothing if the timeout made it leave (its bot, or its forfeit,
+        takes over)."""
+        assert self.bots is not None, "checked by time_out"
+        turn = turn_key(game.table)
+        for _ in range(_MOST_CLOCK_REQUESTS):
+            table = game.table
+            if table.left[seat] or turn_key(table) != turn or not waits_for(table, seat):
+                return
+            game.act(
+                seat, list(self.bots.move_for(GameState.of(game), seat, SERVER_BOT, game.seed))
+            )
+        raise AssertionError(f"the clock's bot did not end seat {seat}'s turn")
+
+
+_MOST_CLOCK_REQUESTS = 60
+"""More requests than any one turn takes (a draw, melds, lay-offs, a discard)."""
+
+
+def _check_version(game: Game, expected_version: int | None) -> None:
+    if expected_version is not None and game.version != expected_version:
+        raise VersionConflict(f"The game is at version {game.version}, not {expected_version}.")
+
+
+def _bot_seat(game: Game, seat: int) -> bool:
+    entry = game.seats[seat]
+    return entry is not None and entry["bot"] is not None
 
 
 def _check_deal_choice(new: NewGame) -> None:

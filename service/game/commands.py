@@ -28,6 +28,8 @@ class NewGame:
     dealer: int | None = None
     by_admin: bool = False
     """The creator holds the admin token: it may choose the deal with seats open."""
+    unlisted: bool = False
+    """Keep the game out of the lobby (its open seats are joined by its id alone)."""
 
 
 @dataclass(frozen=True, slots=True)

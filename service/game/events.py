@@ -99,13 +99,15 @@ _ENVELOPE = frozenset(
         "request",
         "derived_fields",
         "command_id",
+        "unlisted",
     }
 )
 
 
 class GameCreated(AggregateCreated):
-    class_version = 2
-    """2: `deal` is recorded (version 1 records had none)."""
+    class_version = 3
+    """2: `deal` is recorded (version 1 records had none). 3: `unlisted` is recorded
+    (earlier records had none: every game was listed)."""
 
     rules: dict[str, Any]
     seats: list[dict[str, Any] | None]
@@ -123,6 +125,10 @@ class GameCreated(AggregateCreated):
     request: dict[str, Any] | None = field(default=None, kw_only=True)
     """As `GameEvent.request`, for a game created with an `Idempotency-Key` (its seat
     None, its key hashed). None in games stored before it existed (the class default)."""
+    unlisted: bool = field(default=False, kw_only=True)
+    """Kept out of the lobby (service/game/lobby.py); the join link still works. How
+    the game is offered, not what is played, so in the envelope: the audit export
+    and its hash chain leave it out."""
 
     seat = None
     event_type: ClassVar[str] = "game_created"
@@ -136,6 +142,12 @@ class GameCreated(AggregateCreated):
         state["deal"] = apparent_deal(state["seed"], len(state["decks"])).value
         state["derived_fields"] = ("deal",)
 
+    @staticmethod
+    def upcast_v2_v3(state: dict[str, Any]) -> None:
+        """A game stored before `unlisted` was recorded was listed (the lobby came
+        with it). An envelope field, so not a derived one: the export never shows it."""
+        state["unlisted"] = False
+
     def data(self) -> dict[str, Any]:
         return {name: value for name, value in vars(self).items() if name not in _ENVELOPE}
 
@@ -147,6 +159,8 @@ class GameCreated(AggregateCreated):
         game.deal = DealMode(self.deal)
         game.explicit_decks = tuple(tuple(parse_cards(deck)) for deck in self.decks)
         game.requests = {}
+        game.turn_started = None
+        game.turn_of = None
         if self.request is not None:
             game.remember_request(self.request, self.originator_version)
         game.table = Table(
@@ -238,6 +252,14 @@ class PlayerDropped(GameEvent):
 
 
 class PlayerEliminated(GameEvent):
+    pass
+
+
+class TurnTimedOut(GameEvent):
+    pass
+
+
+class PlayerLeft(GameEvent):
     pass
 
 

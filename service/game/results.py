@@ -4,11 +4,13 @@ nothing a reader could change for anyone else."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import TYPE_CHECKING
 from uuid import UUID
 
 from service.domain.fairness import DealMode
 from service.domain.state import Table
+from service.game.clock import turn_deadline
 from service.game.events import GameEvent
 from service.game.tokens import token_matches
 
@@ -70,10 +72,13 @@ class GameState:
     """How many deck orders the creator gave explicitly."""
     token_hashes: tuple[str | None, ...] = field(repr=False)
     """Only for `seat_of`: never shown to anyone, and kept out of logs and reprs."""
+    turn_deadline: datetime | None = None
+    """When the seat to act is timed out (service/game/clock.py), or None."""
 
     @classmethod
     def of(cls, game: Game) -> GameState:
         """`game` as it is now."""
+        deadline = turn_deadline(game)
         return cls(
             game_id=game.id,
             version=game.version,
@@ -91,6 +96,7 @@ class GameState:
             token_hashes=tuple(
                 None if entry is None else entry["token_hash"] for entry in game.seats
             ),
+            turn_deadline=None if deadline is None else deadline.at,
         )
 
     def seat_of(self, token: str) -> int | None:

@@ -21,7 +21,7 @@ from service.domain.fairness import DealMode
 from service.domain.groups import GroupKind, wild_rank_of
 from service.domain.melds import End, MeldKind
 from service.domain.rules import RuleSet, Variant
-from service.domain.state import DealStatus, DropKind, HandEnding, Source
+from service.domain.state import DealStatus, DropKind, HandEnding, LeaveReason, Source
 from service.projections.views import GroupView, HandResultSeat, Viewer
 
 
@@ -169,6 +169,25 @@ class PlayerEliminatedView(_Event, tag="player_eliminated"):
     score: int
 
 
+class TurnTimedOutView(_Event, tag="turn_timed_out"):
+    """`seat`'s time to act ran out (the rule `turn_seconds`): the server's bot's move
+    for it follows, as that seat's ordinary events. `timeouts`: the seat's
+    consecutive timeouts with this one."""
+
+    timeouts: int
+
+
+class PlayerLeftView(_Event, tag="player_left"):
+    """`seat`'s player left for good (`reason`): `replaced`, the server's bot plays
+    the seat on; else the seat forfeited. Indian: a forfeit in the deal scores as a
+    drop of `drop` kind for `points`."""
+
+    reason: LeaveReason
+    replaced: bool
+    drop: DropKind | None = None
+    points: int | None = None
+
+
 class CardDiscardedView(_Event, tag="card_discarded"):
     card: str
 
@@ -218,6 +237,8 @@ EventView = (
     | GroupsSubmittedView
     | PlayerDroppedView
     | PlayerEliminatedView
+    | TurnTimedOutView
+    | PlayerLeftView
 )
 
 
@@ -302,6 +323,20 @@ def event_view(event: StoredEvent, viewer: Viewer, rules: RuleSet, players: int)
         case "player_eliminated":
             return PlayerEliminatedView(
                 **(envelope | {"seat": data["player"]}), score=data["score"]
+            )
+        case "turn_timed_out":
+            # The system's event, about the seat it names.
+            return TurnTimedOutView(
+                **(envelope | {"seat": data["player"]}), timeouts=data["timeouts"]
+            )
+        case "player_left":
+            drop = data.get("drop")
+            return PlayerLeftView(
+                **(envelope | {"seat": data["player"]}),
+                reason=LeaveReason(data["reason"]),
+                replaced=data["replaced"],
+                drop=None if drop is None else DropKind(drop),
+                points=data.get("points"),
             )
         case "stock_recycled":
             return StockRecycledView(

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from functools import lru_cache
 from typing import Any, Protocol
 from uuid import UUID
@@ -65,6 +66,9 @@ class GameSnapshot(Protocol):
     @property
     def deal(self) -> DealMode: ...
 
+    @property
+    def turn_deadline(self) -> datetime | None: ...
+
 
 @dataclass(frozen=True, slots=True)
 class Viewer:
@@ -91,6 +95,14 @@ class PlayerSummary(msgspec.Struct, kw_only=True, omit_defaults=True):
     """The bot's strategy, or null for a person (always present)."""
     status: DealStatus | None = None
     """Indian: where the seat stands in the deal in play (or in the game)."""
+    left: bool = False
+    """Its player left, resigned or was taken over by its clock (absent: false)."""
+    replaced: bool = False
+    """It left and the server's bot plays the seat on (`bot` names it)."""
+    forfeited: bool = False
+    """It left and forfeited: it takes no more turns and cannot win."""
+    timeouts: int = 0
+    """Its consecutive turn timeouts (absent: none)."""
 
 
 class GroupView(msgspec.Struct, kw_only=True):
@@ -256,6 +268,9 @@ class GameView(msgspec.Struct, kw_only=True, omit_defaults=True):
     """How the deals are decided (docs/fairness.md): `commit_reveal`, from the seed
     committed to above and every player's client seed; or `explicit`, from a seed or
     deck orders the creator chose, which the creator knows."""
+    turn_deadline: datetime | None = None
+    """Games with a turn clock (`turn_seconds`): when the seat to act (in Indian's
+    show: every seat still to show) is timed out, in UTC. Absent otherwise."""
     wild: WildView | None = None
     """Games with wild cards only."""
     out_of_play_count: int | None = None
@@ -297,6 +312,7 @@ def game_view(game: GameSnapshot, viewer: Viewer) -> GameView:
         winner=table.winner,
         seed_commitment=game.seed_commitment,
         deal=game.deal,
+        turn_deadline=game.turn_deadline,
     )
     if table.rules.variant is Variant.INDIAN:
         view.shows = [] if hand is None else [show_view(show) for show in hand.shows]
@@ -396,6 +412,10 @@ def _players(game: GameSnapshot) -> list[PlayerSummary]:
                 hand_count=0 if hand is None else len(hand.hands[seat]),
                 bot=None if info is None else info.bot,
                 status=_status(game.table, seat),
+                left=game.table.left[seat],
+                replaced=game.table.left[seat] and not game.table.forfeited[seat],
+                forfeited=game.table.forfeited[seat],
+                timeouts=game.table.timeouts[seat],
             )
         )
     return summaries

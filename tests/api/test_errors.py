@@ -467,6 +467,16 @@ def drawing_after_dropping_the_deal(api: Api) -> Attempt:
     return acting(game, BOB, draw())
 
 
+@scenario(409, "seat_left")
+def acting_after_leaving(api: Api) -> Attempt:
+    game = api.create(players=[{"name": "Ann"}, {"name": "Bob"}, {"name": "Cy"}])
+    response = game.api.client.post(
+        f"/games/{game.id}/leave", json={"resign": False}, headers=game.headers(BOB)
+    )
+    assert response.status_code == 200, response.text
+    return acting(game, BOB, draw())
+
+
 # --- 412 --------------------------------------------------------------------
 
 

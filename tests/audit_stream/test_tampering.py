@@ -102,7 +102,13 @@ def held_before(export: Export, index: int, seat: int) -> set[str]:
 def _other_card(export: Export, index: int) -> str:
     event = export["events"][index]
     held = held_before(export, index, event["seat"])
-    return next(card.code for card in FULL_DECK if card.code not in held)
+    # Nor the event's own card: a drawn card is not held before its draw, and
+    # "changing" it to itself would change nothing (the game's seed is random).
+    return next(
+        card.code
+        for card in FULL_DECK
+        if card.code not in held and card.code != event["data"]["card"]
+    )
 
 
 def test_a_changed_discard_breaks_the_chain_at_that_event(export: Export) -> None:

@@ -85,6 +85,7 @@ schema = _load()
 # to a schema-valid request, are let through, each where it can happen.
 STATEFUL_REJECTIONS = {
     "POST /games/{game_id}/actions": {(412, "version_conflict"), (422, "idempotency_key_reused")},
+    "POST /games/{game_id}/leave": {(412, "version_conflict"), (422, "idempotency_key_reused")},
     "POST /games": {(422, "idempotency_key_reused")},
     "POST /games/{game_id}/players": {(422, "idempotency_key_reused")},
 }

@@ -18,7 +18,7 @@ from service.domain.groups import Group, GroupKind
 from service.domain.melds import MeldKind
 from service.domain.play import play, start
 from service.domain.rules import RuleSet
-from service.domain.state import DropKind, Source, Table
+from service.domain.state import DropKind, LeaveReason, Source, Table
 from tests.domain.tables import random_legal_action
 
 
@@ -62,6 +62,11 @@ EXAMPLES = [
     events.GroupsSubmitted(seat=1, groups=(Group(RUN, GroupKind.PURE_SEQUENCE),), points=34),
     events.PlayerDropped(seat=0, kind=DropKind.MIDDLE, points=40),
     events.PlayerEliminated(player=0, score=104),
+    events.TurnTimedOut(player=1, timeouts=2),
+    events.PlayerLeft(player=1, reason=LeaveReason.TIMED_OUT, replaced=True),
+    events.PlayerLeft(
+        player=2, reason=LeaveReason.RESIGNED, replaced=False, drop=DropKind.FIRST, points=20
+    ),
 ]
 
 
@@ -125,6 +130,8 @@ def test_each_event_is_named_for_its_class_in_snake_case() -> None:
         "groups_submitted",
         "player_dropped",
         "player_eliminated",
+        "turn_timed_out",
+        "player_left",
     ]
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from uuid import UUID
 
 from service.domain.fairness import DealMode
@@ -33,6 +34,7 @@ class Snapshot:
     version: int = 1
     seed_commitment: str = ""
     deal: DealMode = DealMode.COMMIT_REVEAL
+    turn_deadline: datetime | None = None
 
 
 def snapshot(table: Table, names: Sequence[str | None], version: int = 1) -> Snapshot:

@@ -528,3 +528,51 @@ def test_the_table_fits_a_phone_and_a_desktop(
                 box = card.bounding_box()
                 assert box, name
                 assert 0 <= box["x"] <= box["x"] + box["width"] <= width[1], name
+
+
+def test_an_open_table_is_listed_in_the_lobby_and_joined_with_a_click(
+    pages: OfflinePages, server_url: str
+) -> None:
+    ann = Player(pages.new_page(**DESKTOP), server_url)
+    ann.create_table("Ann", others=["open"], rules={**QUICK, "deals": 1})
+    listed = ann.game_id()
+    # Another table, its "List in the lobby" unchecked: joined by its link only.
+    cleo = Player(pages.new_page(**DESKTOP), server_url)
+    cleo.open_lobby()
+    cleo.page.get_by_label("Your name", exact=True).fill("Cleo")
+    cleo.page.get_by_label("Seat 2", exact=True).select_option("open")
+    cleo.page.get_by_label("List in the lobby", exact=True).uncheck()
+    cleo.page.get_by_role("button", name="Create table").click()
+    cleo.page.wait_for_url(re.compile(r"/play\?game="))
+    unlisted = cleo.game_id()
+
+    bob = Player(pages.new_page(**PHONE), server_url)
+    bob.open_lobby()
+    tables = bob.page.get_by_role("region", name="Open tables")
+    row = tables.locator(f'li[data-game="{listed}"]')
+    expect(row).to_contain_text("Classic, 2 players")
+    expect(row).to_contain_text("1 open seat")
+    expect(row).to_contain_text("with Ann")
+    assert tables.locator(f'li[data-game="{unlisted}"]').count() == 0
+    # Ann's own browser lists her table as hers, with no second seat to take.
+    ann.open_lobby()
+    own = ann.page.get_by_role("region", name="Open tables").locator(f'li[data-game="{listed}"]')
+    expect(own.get_by_role("link", name="your seat, Ann")).to_have_attribute(
+        "href", f"/play?game={listed}"
+    )
+    assert own.get_by_role("button").count() == 0
+    ann.page.goto(f"{server_url}/play?game={listed}")
+    ann.page.wait_for_selector("#app[data-version]")
+    bob.page.get_by_label("Your name", exact=True).fill("Bob")
+    row.get_by_role("button", name="Join Classic, 2 players with Ann").click()
+
+    bob.page.wait_for_url(re.compile(rf"/play\?game={listed}$"))
+    expect(bob.page.locator("#status")).to_have_text("Hand 1. Ann's turn.")
+    assert (bob.seat()["seat"], bob.seat()["name"]) == (1, "Bob")
+    expect(ann.page.locator(".players")).to_contain_text("Bob")
+    # Its last seat taken, the table has left the lobby.
+    bob.open_lobby()
+    expect(bob.page.get_by_role("region", name="Open tables")).to_have_attribute(
+        "aria-busy", "false"
+    )
+    assert bob.page.locator(f'li[data-game="{listed}"]').count() == 0

@@ -7,6 +7,7 @@
 /** @typedef {import("./types").CreateGame} CreateGame */
 /** @typedef {import("./types").CreatedGame} CreatedGame */
 /** @typedef {import("./types").JoinedSeat} JoinedSeat */
+/** @typedef {import("./types").LobbyPage} LobbyPage */
 /** @typedef {import("./types").StreamTicket} StreamTicket */
 /** @typedef {import("./types").AuditExport} AuditExport */
 /** @typedef {import("./types").Action} Action */
@@ -122,6 +123,17 @@ export function joinGame(gameId, name) {
   return withRetries(() =>
     call("POST", `${games(gameId)}/players`, { body: { name }, headers: { "Idempotency-Key": key } }),
   );
+}
+
+/**
+ * A page of the lobby: the listed tables with open seats, newest first.
+ * @param {string | null} after the `next` of the page before, or null for the first
+ * @returns {Promise<LobbyPage>}
+ */
+export function getLobby(after = null) {
+  const query = new URLSearchParams({ limit: "20" });
+  if (after) query.set("after", after);
+  return call("GET", `/lobby?${query}`);
 }
 
 /** The caller's view: a player's with a token, else the public one. @param {string} gameId @param {string | null} token @returns {Promise<GameView>} */

@@ -1,16 +1,18 @@
 // The lobby: a form for a new table (you, the other seats as bots or open
-// seats for friends, the variant and its house rules) and the tables this
+// seats for friends, the variant and its house rules), the open tables the
+// server lists (GET /lobby: join one with a click) and the tables this
 // browser holds a seat at.
 
-import { createGame, getDocument } from "./api.js";
+import { createGame, getDocument, getLobby, joinGame } from "./api.js";
 import { h, field, replace } from "./dom.js";
 import { botNames, seatRange, title, variantRules } from "./rules.js";
-import { allSeats, forgetSeat, keepSeat } from "./seats.js";
+import { allSeats, forgetSeat, keepSeat, seatOf } from "./seats.js";
 import { showProblem } from "./notice.js";
 
 /** @typedef {import("./rules.js").Option} Option */
 /** @typedef {import("./rules.js").VariantRules} VariantRules */
 /** @typedef {import("./types").CreateGame} CreateGame */
+/** @typedef {import("./types").LobbyGame} LobbyGame */
 
 const OPEN = "open";
 
@@ -32,7 +34,7 @@ export async function showLobby(root) {
   const variants = variantRules(documentBody);
   const bots = botNames(documentBody);
   const seats = seatRange(documentBody);
-  replace(root, newTableForm(variants, bots, seats), yourTables());
+  replace(root, newTableForm(variants, bots, seats), openTables(), yourTables());
   const name = root.querySelector("input[name=name]");
   if (name instanceof HTMLInputElement) name.focus();
 }
@@ -114,6 +116,13 @@ function newTableForm(variants, bots, seats) {
     h("div", { class: "row" }, h("label", { for: "seats" }, "Players"), seatSelect),
     others,
     h("div", { class: "row" }, h("label", { for: "dealer" }, "First dealer"), dealer, h("small", { class: "hint" }, "The player after the dealer plays first.")),
+    h(
+      "div",
+      { class: "row" },
+      h("label", { for: "listed" }, "List in the lobby"),
+      h("input", { type: "checkbox", name: "listed", id: "listed", checked: true, "aria-describedby": "listed-hint" }),
+      h("small", { class: "hint", id: "listed-hint" }, "List this table's open seats for anyone to join (else only its link lets players in)."),
+    ),
     h("details", { class: "house-rules" }, h("summary", {}, "House rules"), h("p", { class: "hint" }, "Left at “default”, an option takes the variant's own value (docs/rules.md)."), rules),
     submit,
   );
@@ -165,6 +174,8 @@ function tableBody(form, variant, count) {
     rules: /** @type {any} */ (rules),
   };
   if (bots.length < others.length) body.seats = count;
+  const listed = form.elements.namedItem("listed");
+  if (listed instanceof HTMLInputElement && !listed.checked) body.unlisted = true;
   const dealer = field(form, "dealer").value;
   if (dealer !== "") body.dealer = Number(dealer);
   return body;
@@ -254,4 +265,84 @@ function yourTables() {
     h("p", { class: "hint" }, "Seats this browser holds. Forgetting one throws its token away: nobody can play that seat again."),
     list,
   );
+}
+
+/**
+ * The open tables the server lists, newest first, a page at a time: each
+ * joined with a click, by the name given above (or, without one, on the
+ * table's own page, which asks for it).
+ */
+function openTables() {
+  const list = h("ul", { class: "tables open-tables" });
+  const more = h("button", { type: "button", class: "small", hidden: true }, "More tables");
+  const refresh = h("button", { type: "button", class: "small" }, "Refresh");
+  const empty = h("p", { class: "hint", hidden: true }, "No table is waiting for players. Create one above.");
+  /** @type {string | null} */
+  let next = null;
+  /** @param {boolean} first */
+  const load = async (first) => {
+    section.setAttribute("aria-busy", "true");
+    try {
+      const page = await getLobby(first ? null : next);
+      if (first) replace(list);
+      for (const game of page.games) list.append(openTable(game));
+      next = page.next;
+      more.hidden = next === null;
+      empty.hidden = list.childElementCount > 0;
+    } catch (error) {
+      showProblem(error);
+    } finally {
+      section.setAttribute("aria-busy", "false");
+    }
+  };
+  more.addEventListener("click", () => load(false));
+  refresh.addEventListener("click", () => load(true));
+  const section = h(
+    "section",
+    { class: "panel", "aria-labelledby": "open-tables", "aria-busy": "true" },
+    h("h2", { id: "open-tables" }, "Open tables"),
+    h("p", { class: "hint" }, "Tables waiting for players. Give your name above, then join one."),
+    empty,
+    list,
+    h("div", { class: "row" }, more, refresh),
+  );
+  load(true);
+  return section;
+}
+
+/** One open table of the lobby. @param {LobbyGame} game */
+function openTable(game) {
+  const seated = game.players.flatMap((player) => (player ? [player.name] : []));
+  const what = `${title(game.variant)}, ${game.seats} players`;
+  const page = `/play?game=${encodeURIComponent(game.game_id)}`;
+  const mine = seatOf(game.game_id);
+  const summary = [
+    h("strong", {}, what),
+    ` · ${game.open_seats} open ${game.open_seats === 1 ? "seat" : "seats"}`,
+    seated.length ? ` · with ${seated.join(", ")}` : "",
+    ` · since ${new Date(game.created_at).toLocaleTimeString()} `,
+  ];
+  if (mine) {
+    // A seat this browser holds already: back to it, never a second seat.
+    return h("li", { "data-game": game.game_id }, summary, h("a", { href: page }, `your seat, ${mine.name}`));
+  }
+  const join = h("button", { type: "button", class: "small primary", "aria-label": `Join ${what}${seated.length ? ` with ${seated.join(", ")}` : ""}` }, "Join");
+  join.addEventListener("click", async () => {
+    const input = document.getElementById("your-name");
+    const name = input instanceof HTMLInputElement ? input.value.trim() : "";
+    if (!name) {
+      location.assign(page);
+      return;
+    }
+    join.disabled = true;
+    try {
+      const joined = await joinGame(game.game_id, name);
+      keepSeat({ gameId: game.game_id, seat: joined.seat, name, token: joined.token });
+      location.assign(page);
+    } catch (error) {
+      showProblem(error);
+      join.disabled = false;
+    }
+  });
+  return h("li", { "data-game": game.game_id }, summary, join);
 }
