@@ -7,6 +7,9 @@ uses when it is made (nothing is wired afterwards):
   its saves: the metrics and the live streams' channels;
 - the metrics and the event hub (service/api/metrics.py, hub.py);
 - the rate limits (service/api/throttle.py);
+- the webhooks: their endpoints kept beside the events, the sender that delivers
+  them (rung by the application's saves) and the admin's use cases
+  (service/webhooks/);
 - the turn clocks' keeper (service/game/timekeeper.py), started and stopped
   with the app (`RUMMY_CLOCKS`);
 - the litestar app (service/api/app.py), served by `rummy serve`.
@@ -31,6 +34,7 @@ from service.api.app import create_app
 from service.api.hub import Channels, EventHub, StreamSettings
 from service.api.metrics import Metrics
 from service.api.throttle import Throttle
+from service.api.webhooks import feed_reader
 from service.bots.seats import BotSeats
 from service.config import Settings, Store
 from service.game.application import BotPlayers, Clock, RummyApplication, utc_now
@@ -39,6 +43,9 @@ from service.game.errors import StoreUnavailable
 from service.game.postgres import schema_lock
 from service.game.timekeeper import ClockKeeper, ClockObserver
 from service.game.unit import SaveObserver
+from service.webhooks.admin import WebhookAdmin
+from service.webhooks.endpoints import endpoints_for
+from service.webhooks.sender import Doorbell, Policy, Sender
 
 COMPUTER_PLAYERS = BotSeats()
 """The bot seats every application plays (they keep no state)."""
@@ -52,6 +59,8 @@ class Wiring:
     games: RummyApplication
     metrics: Metrics
     hub: EventHub
+    sender: Sender
+    """Delivers the webhooks (started and stopped with the app)."""
     app: Litestar
     clocks: ClockKeeper | None
     """None: this process keeps no turn clocks (`RUMMY_CLOCKS=off`, or no bots)."""
@@ -68,9 +77,19 @@ def bootstrap(
     settings = settings if settings is not None else Settings.from_env()
     metrics = Metrics()
     channels = Channels()
-    games = open_games(settings, bots=bots, observers=(metrics, channels), clock=clock)
+    doorbell = Doorbell()
+    games = open_games(settings, bots=bots, observers=(metrics, channels, doorbell), clock=clock)
     clocks = clock_keeper(settings, games, observer=metrics)
     hub = EventHub(games, channels, StreamSettings.from_settings(settings))
+    endpoints = endpoints_for(games.recorder)
+    sender = Sender(
+        endpoints,
+        feed_reader(games),
+        games.last_position,
+        Policy.from_settings(settings),
+        doorbell,
+        observer=metrics,
+    )
     app = create_app(
         settings,
         games=games,
@@ -78,8 +97,18 @@ def bootstrap(
         hub=hub,
         throttle=Throttle(settings),
         clocks=clocks,
+        webhooks=WebhookAdmin(endpoints, games.last_position, doorbell),
+        sender=sender,
     )
-    return Wiring(settings=settings, games=games, metrics=metrics, hub=hub, app=app, clocks=clocks)
+    return Wiring(
+        settings=settings,
+        games=games,
+        metrics=metrics,
+        hub=hub,
+        sender=sender,
+        app=app,
+        clocks=clocks,
+    )
 
 
 def clock_keeper(

@@ -49,6 +49,18 @@ Every knob an operator turns is here, with its environment variable
 - `RUMMY_WILD_HAND_CAP` [13]: the largest `hand_size` of a game with wild cards (422):
   the readings `legal` lists grow steeply with the hand (docs/performance.md).
 - `RUMMY_EVENTS_PAGE` [1000]: events in a page of `listEvents` without `limit`.
+- `RUMMY_WEBHOOK_TIMEOUT` [10]: seconds a webhook receiver has to answer (each of
+  connecting, sending, reading); slower is a failed attempt.
+- `RUMMY_WEBHOOK_MAX_FAILURES` [50]: failed attempts in a row that disable an endpoint
+  (an endpoint may set its own).
+- `RUMMY_WEBHOOK_RETRY_MS` [1000], `RUMMY_WEBHOOK_RETRY_MAX` [900]: the first retry's
+  ceiling in milliseconds, doubled after each failure up to this many seconds; each wait
+  is drawn between 0 and its ceiling (full jitter).
+- `RUMMY_WEBHOOK_LEASE` [60]: seconds a sender holds an endpoint without writing; a
+  killed sender's endpoint is taken over after it. More than twice the timeout.
+- `RUMMY_WEBHOOK_POLL_MS` [1000]: how often an idle sender looks for other replicas'
+  events and for retries that came due. `RUMMY_WEBHOOK_SENDERS` [2]: sender threads
+  per process (0: this process delivers no webhook).
 - `RUMMY_KEEPALIVE_TIMEOUT` [5], `RUMMY_HEADER_TIMEOUT` [10], `RUMMY_BODY_TIMEOUT` [10]:
   seconds a connection may stay idle between requests, take to send a request's
   headers (from connecting, or from its first byte), and its body (408 after).
@@ -189,6 +201,13 @@ class Settings:
     """The largest `hand_size` a game with wild cards may ask for."""
     events_page: int = MAX_EVENTS_PAGE
     """Events in a page of `listEvents` when the caller gives no `limit`."""
+    webhook_timeout: float = 10.0
+    webhook_max_failures: int = 50
+    webhook_retry_ms: int = 1000
+    webhook_retry_max: int = 900
+    webhook_lease: int = 60
+    webhook_poll_ms: int = 1000
+    webhook_senders: int = 2
     keepalive_timeout: int = 5
     header_timeout: float = 10.0
     body_timeout: float = 10.0
@@ -287,6 +306,25 @@ class Settings:
             events_page=_int(
                 env, "RUMMY_EVENTS_PAGE", defaults.events_page, low=1, high=MAX_EVENTS_PAGE
             ),
+            webhook_timeout=_seconds(env, "RUMMY_WEBHOOK_TIMEOUT", defaults.webhook_timeout),
+            webhook_max_failures=_int(
+                env, "RUMMY_WEBHOOK_MAX_FAILURES", defaults.webhook_max_failures, low=1, high=10_000
+            ),
+            webhook_retry_ms=_int(
+                env, "RUMMY_WEBHOOK_RETRY_MS", defaults.webhook_retry_ms, low=1, high=3_600_000
+            ),
+            webhook_retry_max=_int(
+                env, "RUMMY_WEBHOOK_RETRY_MAX", defaults.webhook_retry_max, low=1, high=86_400
+            ),
+            webhook_lease=_int(
+                env, "RUMMY_WEBHOOK_LEASE", defaults.webhook_lease, low=1, high=3600
+            ),
+            webhook_poll_ms=_int(
+                env, "RUMMY_WEBHOOK_POLL_MS", defaults.webhook_poll_ms, low=10, high=60_000
+            ),
+            webhook_senders=_int(
+                env, "RUMMY_WEBHOOK_SENDERS", defaults.webhook_senders, low=0, high=64
+            ),
             keepalive_timeout=_int(
                 env, "RUMMY_KEEPALIVE_TIMEOUT", defaults.keepalive_timeout, low=1, high=3600
             ),
@@ -306,6 +344,12 @@ class Settings:
         return settings
 
     def _check_store(self) -> None:
+        if self.webhook_lease <= 2 * self.webhook_timeout:
+            raise SettingsError(
+                f"RUMMY_WEBHOOK_LEASE ({self.webhook_lease} s) must be more than twice "
+                f"RUMMY_WEBHOOK_TIMEOUT ({self.webhook_timeout:g} s): a sender still "
+                "waiting for an answer would lose its endpoint to another."
+            )
         if self.store is Store.SQLITE:
             directory = Path(self.sqlite_path).expanduser().parent
             if not directory.is_dir():

@@ -64,11 +64,16 @@ def test_the_tests_app_is_built_by_bootstrap(built: list[Wiring]) -> None:
 
 
 @pytest.mark.parametrize("store", [Store.MEMORY, Store.SQLITE])
-def test_the_application_is_built_telling_the_metrics_and_the_hub_of_its_saves(
+def test_the_application_is_built_telling_the_metrics_the_hub_and_the_webhooks_of_its_saves(
     store: Store, tmp_path: Any
 ) -> None:
     wiring = bootstrap.bootstrap(Settings(store=store, sqlite_path=str(tmp_path / "g.sqlite")))
-    assert wiring.games.observers == (wiring.metrics, wiring.hub.channels)
+    assert wiring.games.observers == (
+        wiring.metrics,
+        wiring.hub.channels,
+        wiring.sender.doorbell,
+    )
     assert wiring.clocks is not None, "the turn clocks are on by default"
     assert wiring.hub.games is wiring.games
+    assert wiring.sender.newest == wiring.games.last_position
     wiring.games.close()

@@ -5,7 +5,9 @@
     projections   the domain, and the audit's hash chain (the export links it)
     bots          the domain and the projections (they play from a seat's view)
     game          the domain, and config (store settings)
-    api           the game, the projections, the domain and config; not bootstrap
+    api           the game, the projections, the domain, config and the webhooks;
+                  not bootstrap
+    webhooks      the game (the stores' helpers) and config
     config        nothing of the service
 
 The entry points wire the rooms together and may import every one of them:
@@ -33,7 +35,8 @@ ALLOWED: dict[str, frozenset[str]] = {
     "projections": frozenset({"domain", "audit"}),
     "bots": frozenset({"domain", "projections"}),
     "game": frozenset({"domain", "config"}),
-    "api": frozenset({"domain", "game", "projections", "config"}),
+    "api": frozenset({"domain", "game", "projections", "config", "webhooks"}),
+    "webhooks": frozenset({"game", "config"}),
     "config": frozenset(),
 }
 """Each room, and the other rooms it may import."""

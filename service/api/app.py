@@ -36,9 +36,12 @@ from service.api.throttle import Throttle
 from service.api.tickets import StreamTicketsController
 from service.api.timeouts import BodyDeadline
 from service.api.webclient import play_router
+from service.api.webhooks import WebhooksController
 from service.config import Settings
 from service.game.application import RummyApplication
 from service.game.timekeeper import ClockKeeper
+from service.webhooks.admin import WebhookAdmin
+from service.webhooks.sender import Sender
 
 API_VERSION = version("straight-rummy")
 """The OpenAPI document's `info.version`: the package's own version (pyproject.toml),
@@ -53,14 +56,25 @@ def create_app(
     hub: EventHub,
     throttle: Throttle,
     clocks: ClockKeeper | None = None,
+    webhooks: WebhookAdmin | None = None,
+    sender: Sender | None = None,
 ) -> Litestar:
     """The HTTP service over parts made by the composition root (service/bootstrap.py):
     `games` already tells `metrics` and `hub` of its saves; `clocks`, the turn clocks'
-    keeper, runs while the app does."""
+    keeper, and `sender`, which delivers the webhooks, run while the app does."""
     for secret in (settings.admin_token, settings.metrics_token):
         if secret is not None:
             mask_also(secret)
-    services = Services.from_settings(settings, games)
+    services = Services.from_settings(settings, games, webhooks)
+    starting: list[Any] = [lambda: end_streams_on_signals(hub), metrics.process_started]
+    stopping: list[Any] = [hub.close, metrics.process_ended, flush_logs]
+    if clocks is not None:
+        starting.append(clocks.start)  # a thread of its own
+        # Called without the app (litestar hands it to a hook that takes an argument).
+        stopping.insert(0, lambda: clocks.stop())
+    if sender is not None:
+        starting.append(sender.start)
+        stopping.insert(0, sender.close)
     readiness = Readiness(games, settings.ready_timeout)
     app = Litestar(
         route_handlers=[
@@ -70,6 +84,7 @@ def create_app(
             StreamTicketsController,
             AuditController,
             FeedController,
+            WebhooksController,
             LobbyController,
             MetricsController,
             home,
@@ -84,18 +99,8 @@ def create_app(
         },
         before_request=check_request,
         state=State({"throttle": throttle}),
-        on_startup=[
-            lambda: end_streams_on_signals(hub),
-            metrics.process_started,
-            *([clocks.start] if clocks is not None else []),  # a thread of its own
-        ],
-        on_shutdown=[
-            # Called without the app (litestar hands it to a hook that takes an argument).
-            *([lambda: clocks.stop()] if clocks is not None else []),
-            hub.close,
-            metrics.process_ended,
-            flush_logs,
-        ],
+        on_startup=starting,
+        on_shutdown=stopping,
         plugins=[ProblemDetailsPlugin(problem_details_config())],
         openapi_config=openapi_config(),
         request_max_body_size=settings.max_body_bytes,
@@ -159,6 +164,13 @@ def openapi_config() -> OpenAPIConfig:
                 description="The complete, hash-chained event log of a game (docs/audit.md).",
             ),
             Tag(name="feed", description="Every event of every game in commit order (admin)."),
+            Tag(
+                name="webhooks",
+                description=(
+                    "Signed deliveries of the feed's events to a platform's endpoints, and "
+                    "their administration (admin; docs/webhooks.md)."
+                ),
+            ),
             Tag(
                 name="lobby",
                 description="The listed games that have open seats, for a player to join.",

@@ -133,16 +133,18 @@ def require_player(game: GameState, authorization: str | None, admin_token: str 
     return player_seat(game, token)
 
 
-def require_admin(authorization: str | None, admin_token: str | None) -> None:
+def require_admin(
+    authorization: str | None, admin_token: str | None, what: str = "the feed"
+) -> None:
     """Only the admin token passes: 401 without a token (or with a bad one), 403 for a
-    player's token."""
+    player's token; `what` names what is asked for in the message."""
     token = bearer_token(authorization)
     if token is None:
-        raise Unauthorized("The feed is for the admin: send the admin token.")
+        raise Unauthorized(f"{what[0].upper()}{what[1:]} is for the admin: send the admin token.")
     if is_admin(token, admin_token):
         return
     if token_game(token) is not None:
-        raise Forbidden("A player's token reads its own game; the feed is for the admin.")
+        raise Forbidden(f"A player's token reads its own game; {what} is for the admin.")
     raise Unauthorized("The token is not the admin token.")
 
 

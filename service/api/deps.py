@@ -45,6 +45,7 @@ from service.api.caps import Caps
 from service.config import Settings, Store
 from service.game.application import RummyApplication
 from service.projections.shared import SharedViews
+from service.webhooks.admin import WebhookAdmin
 
 T = TypeVar("T")
 
@@ -66,13 +67,18 @@ class Services:
     """None: `/metrics` is public."""
     ticket_ttl: int = 60
     """Seconds a stream ticket lives (`RUMMY_STREAM_TICKET_TTL`)."""
+    webhooks: WebhookAdmin | None = None
+    """The webhooks' admin use cases (None: an app without them, in some tests)."""
     views: SharedViews = field(default_factory=SharedViews)
     """The views made lately, shared by every caller of the same kind (the module
     service/projections/shared.py)."""
 
     @classmethod
-    def from_settings(cls, settings: Settings, games: RummyApplication) -> Services:
+    def from_settings(
+        cls, settings: Settings, games: RummyApplication, webhooks: WebhookAdmin | None = None
+    ) -> Services:
         return cls(
+            webhooks=webhooks,
             games=games,
             admin_token=settings.admin_token,
             caps=Caps.from_settings(settings),

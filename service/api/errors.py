@@ -18,6 +18,10 @@ The one place errors become HTTP:
                                     `decks` this caller may not choose (open seats and
                                     no admin token): the same body passes with the
                                     admin token, so it is a permission, not a 422
+    WebhookError (service.webhooks.errors)
+    ├── WebhookNotFound        404  not_found
+    ├── InvalidWebhookUrl      422  invalid_webhook_url
+    └── NothingToRedeliver     409  nothing_to_redeliver
     AuthError (here)
     ├── Unauthorized           401  unauthorized
     │   └── TicketRefused      401  stream_ticket_invalid: a stream ticket unknown,
@@ -74,6 +78,12 @@ from service.game.errors import (
     VersionConflict,
     VersionNotFound,
     WriteConflict,
+)
+from service.webhooks.errors import (
+    InvalidWebhookUrl,
+    NothingToRedeliver,
+    WebhookError,
+    WebhookNotFound,
 )
 
 log = logging.getLogger("service.api")
@@ -208,6 +218,17 @@ def _from_service(error: GameServiceError) -> ProblemDetailsException:
     return problem(status, error.code, error.message)
 
 
+_WEBHOOK_STATUS: Mapping[type[WebhookError], HTTPStatus] = {
+    WebhookNotFound: HTTPStatus.NOT_FOUND,
+    InvalidWebhookUrl: HTTPStatus.UNPROCESSABLE_ENTITY,
+    NothingToRedeliver: HTTPStatus.CONFLICT,
+}
+
+
+def _from_webhook(error: WebhookError) -> ProblemDetailsException:
+    return problem(_WEBHOOK_STATUS[type(error)], error.code, error.message)
+
+
 def _from_auth(error: AuthError) -> ProblemDetailsException:
     converted = problem(error.status, error.code, error.message)
     if error.status == HTTPStatus.UNAUTHORIZED:
@@ -312,6 +333,7 @@ def problem_details_config() -> ProblemDetailsConfig:
         RummyError: _from_rummy,
         GameServiceError: _from_service,
         AuthError: _from_auth,
+        WebhookError: _from_webhook,
         LimitExceeded: _from_limit,
         HTTPException: _from_http,
         **dict.fromkeys(STORE_FAILURES, _from_store),

@@ -95,11 +95,20 @@ class FeedController(Controller):
         return await services.run(partial(feed_page, services.games, after, limit), heavy=True)
 
 
-def feed_page(games: RummyApplication, after: int, limit: int) -> s.FeedPage:
-    """The feed's events after position `after`, as the admin sees them."""
+def feed_page(
+    games: RummyApplication,
+    after: int,
+    limit: int,
+    setups: Setups | None = None,
+    *,
+    settle: bool = True,
+) -> s.FeedPage:
+    """The feed's events after position `after`, as the admin sees them; `setups`
+    may carry the games' setups over from one page to the next; `settle` as
+    `RummyApplication.feed` says."""
     last_position = games.last_position()
-    entries = games.feed(after, limit)
-    setups = _Setups(games)
+    entries = games.feed(after, limit, settle=settle)
+    setups = setups if setups is not None else Setups(games)
     return s.FeedPage(
         events=[
             s.FeedItem(
@@ -114,8 +123,9 @@ def feed_page(games: RummyApplication, after: int, limit: int) -> s.FeedPage:
     )
 
 
-class _Setups:
-    """The rules and seat count of each game in a page (a view of a deal needs them)."""
+class Setups:
+    """The rules and seat count of each game in a page (a view of a deal needs them),
+    which never change: a game's first event is read once."""
 
     def __init__(self, games: RummyApplication) -> None:
         self.games = games

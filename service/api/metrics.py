@@ -44,6 +44,7 @@ from service.api.access_log import route_of
 from service.api.auth import require_metrics_reader
 from service.api.deps import OPTIONAL_BEARER, Authorization, Services
 from service.api.docs import problems
+from service.webhooks.endpoints import Attempt
 
 ACTION_ROUTE = "/games/{game_id}/actions"
 MEDIA_TYPE = "text/plain; version=0.0.4"
@@ -107,6 +108,24 @@ class Metrics:
         self.streams_opened = Counter(
             "rummy_streams_opened", "Live event streams opened.", registry=registry
         )
+        self.webhook_attempts = Counter(
+            "rummy_webhook_attempts",
+            "Webhook deliveries tried by this process, by outcome: `delivered` (2xx) or "
+            "`failed` (another status, no answer in time, no connection).",
+            ["outcome"],
+            registry=registry,
+        )
+        self.webhook_seconds = Histogram(
+            "rummy_webhook_attempt_duration_seconds",
+            "Time a webhook receiver took to answer (or to fail).",
+            buckets=_LATENCY_BUCKETS,
+            registry=registry,
+        )
+        self.webhooks_disabled = Counter(
+            "rummy_webhooks_disabled",
+            "Webhook endpoints this process disabled after their run of failures.",
+            registry=registry,
+        )
         self.turn_timeouts = Counter(
             "rummy_turn_timeouts",
             "Turns this process timed out (a seat's clock ran out; its move made for it).",
@@ -148,6 +167,16 @@ class Metrics:
 
     def stream_closed(self) -> None:
         self.stream_connections.dec()
+
+    # --- webhooks (service/webhooks/sender.py's `AttemptObserver`) -------------------------
+
+    def attempted(self, attempts: Sequence[Attempt], disabled: bool) -> None:
+        for attempt in attempts:
+            outcome = "delivered" if attempt.error is None else "failed"
+            self.webhook_attempts.labels(outcome).inc()
+            self.webhook_seconds.observe(attempt.duration_ms / 1000)
+        if disabled:
+            self.webhooks_disabled.inc()
 
     def exposition(self) -> bytes:
         if _shared_dir() is not None:
@@ -282,7 +311,8 @@ class MetricsController(Controller):
         summary="Prometheus metrics",
         description=(
             "Requests by route and status, action latency, games created, started and "
-            "finished, write conflicts and live streams, in the Prometheus text format. "
+            "finished, write conflicts, live streams and webhook attempts, in the Prometheus "
+            "text format. "
             "Public, unless the service has a metrics token (`RUMMY_METRICS_TOKEN`): then "
             "send it, or the admin token, as `Authorization: Bearer <token>`."
         ),

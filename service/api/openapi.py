@@ -60,10 +60,12 @@ from litestar.openapi.spec import (
     OpenAPI,
     OpenAPIFormat,
     OpenAPIHeader,
+    OpenAPIMediaType,
     OpenAPIResponse,
     OpenAPIType,
     Operation,
     Parameter,
+    PathItem,
     Reference,
     RequestBody,
     Schema,
@@ -113,7 +115,67 @@ def finish_openapi(app: Litestar, caps: Caps) -> OpenAPI:
     _store_problems(operations)
     _headers(operations)
     _links(operations)
+    _webhooks(document)
     return document
+
+
+WEBHOOK_HEADERS = {
+    "webhook-id": (
+        "The event's identity, `<game_id>:<version>`: the same on every retry and "
+        "redelivery. Skip an id you have processed (delivery is at least once)."
+    ),
+    "webhook-timestamp": "The Unix time (seconds) of this attempt.",
+    "webhook-signature": (
+        "`v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`, "
+        "keyed by the base64-decoded part of the endpoint's secret after `whsec_`."
+    ),
+}
+
+
+def _webhooks(document: OpenAPI) -> None:
+    """What the service sends to a registered endpoint (OpenAPI 3.1 `webhooks`)."""
+    document.webhooks = {
+        "feedEvent": PathItem(
+            post=Operation(
+                operation_id="deliverFeedEvent",
+                tags=["webhooks"],
+                security=[],  # no token: the signature says it is the service's
+                summary="One event of the feed, POSTed to a registered endpoint",
+                description=(
+                    "Sent to each endpoint registered with `createWebhook` for every event "
+                    "it wants, one event per request, in feed order; signed per the Standard "
+                    "Webhooks specification with the endpoint's secret (docs/webhooks.md "
+                    "shows a receiver that verifies it). Any 2xx within the service's "
+                    "timeout is a delivery; anything else is retried with backoff."
+                ),
+                parameters=[
+                    Parameter(
+                        name=name,
+                        param_in="header",
+                        required=True,
+                        description=description,
+                        schema=Schema(type=OpenAPIType.STRING),
+                    )
+                    for name, description in WEBHOOK_HEADERS.items()
+                ],
+                request_body=RequestBody(
+                    required=True,
+                    description="One item of `getFeed`'s `events`: the event as the admin sees it.",
+                    content={
+                        "application/json": OpenAPIMediaType(
+                            schema=Reference(ref="#/components/schemas/FeedItem")
+                        )
+                    },
+                ),
+                responses={
+                    "2XX": OpenAPIResponse(
+                        description="Delivered: the next event follows. Any other answer, "
+                        "or none in time, is a failed attempt."
+                    )
+                },
+            )
+        )
+    }
 
 
 def _operations(document: OpenAPI) -> Iterator[tuple[str, Operation]]:

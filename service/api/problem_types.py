@@ -122,6 +122,13 @@ PROBLEM_TYPES: Mapping[str, ProblemType] = {
         "request, to retry it.",
     ),
     # --- who may ask -----------------------------------------------------------------
+    "invalid_webhook_url": ProblemType(
+        422,
+        "Invalid webhook URL",
+        "A webhook's `url` cannot be delivered to: not `http` or `https`, no host, a user "
+        "name or password in it, a `#fragment`, a bad port.",
+        "Give a URL such as `https://platform.example.com/rummy/events`. " + _RETRY_NOT,
+    ),
     "unauthorized": ProblemType(
         401,
         "Unauthorized",
@@ -336,6 +343,13 @@ PROBLEM_TYPES: Mapping[str, ProblemType] = {
         "it).",
         "Nothing was applied. Wait for the next deal (the view's `players[].status` says "
         "where each seat stands); an eliminated seat plays no more.",
+    ),
+    "nothing_to_redeliver": ProblemType(
+        409,
+        "Nothing to redeliver",
+        "A redelivery without `after` starts from the newest attempt in the webhook's "
+        "log, and the log is empty: nothing was sent to it yet.",
+        "Give `after`, a position of the feed (`GET /feed`), to send the events after it.",
     ),
     "seat_left": ProblemType(
         409,

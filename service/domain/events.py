@@ -271,6 +271,8 @@ def _snake(name: str) -> str:
 
 _NAMES: dict[type[Event], str] = {event_type: _snake(event_type.__name__) for event_type in EVENTS}
 _TYPES: dict[str, type[Event]] = {name: event_type for event_type, name in _NAMES.items()}
+EVENT_NAMES: tuple[str, ...] = tuple(_NAMES.values())
+"""Every event's name (its `type` where it is shown), in the order of `EVENTS`."""
 _CODECS: dict[type[Event], Codec[Event]] = {
     event_type: Codec(event_type, apart=("seat",) if event_type in PLAYER_EVENTS else ())
     for event_type in EVENTS

@@ -13,7 +13,12 @@ from functools import partial
 from typing import Protocol, cast
 from uuid import UUID, uuid4
 
-from eventsourcing.persistence import ApplicationRecorder, StoredEvent, Subscription
+from eventsourcing.persistence import (
+    ApplicationRecorder,
+    Notification,
+    StoredEvent,
+    Subscription,
+)
 
 from service.domain.actions import Action
 from service.domain.errors import IllegalMove, InvalidSeating, SeatLeft
@@ -34,6 +39,7 @@ from service.game.errors import (
 from service.game.events import GameEvent
 from service.game.lobby import LobbyPage, LobbyQuery
 from service.game.lobby_store import Lobby
+from service.game.postgres import TransactionOrderRecorder
 from service.game.probe import probe_write
 from service.game.refusals import RefusalLog, RefusedBefore, RefusedNow
 from service.game.results import CreateResult, FeedEntry, GameState, JoinResult, PlayResult
@@ -337,12 +343,21 @@ class RummyApplication(UnitOfWork):
         cached = self._cached(game_id)
         return None if cached is None else cached.version
 
-    def feed(self, after: int = 0, limit: int = 100) -> list[FeedEntry]:
+    def feed(self, after: int = 0, limit: int = 100, *, settle: bool = True) -> list[FeedEntry]:
         """Every game's events after position `after`, in commit order. Page with the
-        last position seen: positions have gaps, so never count them."""
-        notifications = self.recorder.select_notifications(
-            start=after, limit=limit, inclusive_of_start=False
-        )
+        last position seen: positions have gaps, so never count them. Without
+        `settle`, PostgreSQL answers at once with what it can read now, rather than
+        wait up to a second for events held back behind a write still in flight
+        (a follower that reads again soon, as the webhooks' sender does)."""
+        recorder = self.recorder
+        if not settle and isinstance(recorder, TransactionOrderRecorder):
+            notifications: Sequence[Notification] = recorder.feed_page(
+                after, limit, inclusive_of_start=False
+            ).notifications
+        else:
+            notifications = recorder.select_notifications(
+                start=after, limit=limit, inclusive_of_start=False
+            )
         return [
             FeedEntry(
                 position=notification.id,

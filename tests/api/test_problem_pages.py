@@ -27,6 +27,7 @@ from service.api.errors import AuthError, problem_details_config
 from service.api.problem_types import PROBLEM_TYPES
 from service.domain.errors import RummyError
 from service.game.errors import GameServiceError
+from service.webhooks.errors import WebhookError
 from tests.api.client import Api
 
 SERVICE = Path(service.__file__).parent
@@ -47,7 +48,7 @@ def _class_codes() -> dict[str, int]:
     trees), as errors.py converts an instance of it."""
     conversions = problem_details_config().exception_to_problem_detail_map
     found: dict[str, int] = {}
-    for root in (RummyError, GameServiceError, AuthError):
+    for root in (RummyError, GameServiceError, AuthError, WebhookError):
         convert = conversions[root]
         for cls in _leaves(root):
             converted = convert(cls("a message"))

@@ -165,7 +165,7 @@ def test_the_contract_has_the_integer_query_parameters_this_file_tries() -> None
         "players",
         "min_open",
     }
-    assert len(INTEGER_QUERY_PARAMETERS) == 9
+    assert len(INTEGER_QUERY_PARAMETERS) == 10  # with listWebhookDeliveries' `limit`
 
 
 @pytest.mark.parametrize(("path", "name"), INTEGER_QUERY_PARAMETERS)
