@@ -344,7 +344,11 @@ class Sender:
         headers = signed_headers(endpoint.secret, message.id, int(time.time()), message.body)
         started = time.monotonic()
         try:
-            status = client.post(endpoint.url, content=message.body, headers=headers).status_code
+            with client.stream(
+                "POST", endpoint.url, content=message.body, headers=headers
+            ) as response:
+                status = response.status_code
+                _drain(response)
         except httpx.TimeoutException:
             return None, f"no answer within {self.policy.timeout:g} s", started
         except httpx.HTTPError as error:
@@ -352,3 +356,19 @@ class Sender:
         if 200 <= status < 300:
             return status, None, started
         return status, f"answered {status}", started
+
+
+ANSWER_BYTES = 65_536
+"""The most of a receiver's answer read: its body means nothing to the sender, and a
+receiver that answers without end must not hold a sender's memory or time. An
+answer read to its end keeps its connection for the next delivery."""
+
+
+def _drain(response: httpx.Response) -> None:
+    """Read the answer's body up to `ANSWER_BYTES`, then let the rest go (the
+    connection is closed with the response instead of being kept)."""
+    read = 0
+    for chunk in response.iter_raw():
+        read += len(chunk)
+        if read > ANSWER_BYTES:
+            return

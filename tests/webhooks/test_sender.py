@@ -19,6 +19,7 @@ from service.game.application import RummyApplication
 from service.webhooks.admin import WebhookAdmin
 from service.webhooks.endpoints import LOG_KEEP, Endpoints, endpoints_for
 from service.webhooks.sender import (
+    ANSWER_BYTES,
     Batch,
     Doorbell,
     Message,
@@ -257,6 +258,29 @@ def test_a_timeout_or_a_refused_connection_is_a_failure(rig: Rig) -> None:
     assert stored.last_error is not None
     assert "ConnectError" in stored.last_error
     assert [a.status for a in rig.endpoints.attempts(endpoint_id, 10)] == [None, None]
+
+
+def test_an_answer_without_end_is_read_no_further_than_the_cap(rig: Rig) -> None:
+    endpoint_id = rig.register()
+    first = rig.feed.add("g1", 1)
+    second = rig.feed.add("g1", 2)
+    served: list[int] = []
+
+    class Endless(httpx.SyncByteStream):
+        def __iter__(self) -> Iterator[bytes]:
+            while True:
+                served.append(4096)
+                yield b"x" * 4096
+
+    rig.receiver.answer = lambda _: httpx.Response(200, stream=Endless())
+    rig.run()
+    # Both delivered, each answer read only to just past the cap.
+    assert rig.receiver.ids == [first.id, second.id]
+    assert sum(served) <= 2 * (ANSWER_BYTES + 4096)
+    stored = rig.endpoints.get(endpoint_id)
+    assert stored is not None
+    assert stored.position == second.position
+    assert stored.last_error is None
 
 
 def test_only_the_wanted_types_are_sent_and_the_position_passes_the_others(rig: Rig) -> None:
