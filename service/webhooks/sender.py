@@ -368,7 +368,7 @@ def _drain(response: httpx.Response) -> None:
     """Read the answer's body up to `ANSWER_BYTES`, then let the rest go (the
     connection is closed with the response instead of being kept)."""
     read = 0
-    for chunk in response.iter_raw():
+    for chunk in response.iter_bytes():
         read += len(chunk)
         if read > ANSWER_BYTES:
             return
