@@ -3,6 +3,7 @@ every delivery of a game's events with standardwebhooks and refuses a forged one
 
 from __future__ import annotations
 
+import json
 import re
 import socket
 import subprocess
@@ -13,7 +14,7 @@ from pathlib import Path
 import httpx
 
 from service.webhooks.sender import new_secret, signed_headers
-from tests.servers import free_port, rummy_serve
+from tests.servers import free_port, port_is_free, rummy_serve
 
 ROOT = Path(__file__).resolve().parents[2]
 ADMIN_TOKEN = "docs-receiver-admin-token"
@@ -94,3 +95,88 @@ def test_the_documented_receiver_verifies_every_delivery(tmp_path: Path) -> None
             out, err = receiver.communicate(timeout=10)
     printed = [" ".join(line.split()[:2]) for line in out.splitlines()]
     assert printed == expected, err
+
+
+def readme_registration() -> dict[str, object]:
+    """The body the README registers its local receiver with."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = text.split("SECRET=$(curl -s -X POST $API/webhooks", 1)[1].split("```", 1)[0]
+    body = re.search(r"-d '(.*?)'", block, flags=re.DOTALL)
+    assert body is not None, block
+    parsed: dict[str, object] = json.loads(body.group(1))
+    return parsed
+
+
+def test_the_readme_steps_deliver_a_game_to_a_receiver_started_afterwards(
+    tmp_path: Path,
+) -> None:
+    # The README's order: register, then start the receiver, then play; here the
+    # game is played before the receiver listens, so its first deliveries fail and
+    # are retried until it answers, as the README says.
+    registration = readme_registration()
+    url = str(registration["url"])
+    port = int(url.rsplit(":", 1)[1].strip("/"))
+    if not port_is_free(port):
+        port = free_port()
+    registration["url"] = f"http://127.0.0.1:{port}/"
+    script = tmp_path / "receiver.py"
+    script.write_text(example(), encoding="utf-8")
+    env = {
+        "RUMMY_ADMIN_TOKEN": ADMIN_TOKEN,
+        "RUMMY_SQLITE_PATH": str(tmp_path / "rummy.sqlite"),
+        "RUMMY_WEBHOOK_POLL_MS": "50",
+        "RUMMY_WEBHOOK_RETRY_MS": "200",
+        "RUMMY_WEBHOOK_RETRY_MAX": "1",
+    }
+    with rummy_serve(env) as served, httpx.Client(base_url=served.url, timeout=10) as client:
+        created = client.post("/webhooks", json=registration, headers=ADMIN)
+        assert created.status_code == 201, created.text
+        secret = created.json()["secret"]
+        # The README's clock game, left at once: the bot finishes it in the leave.
+        game = client.post(
+            "/games",
+            json={
+                "players": [{"name": "Ann"}, {"name": "Bot", "bot": "basic"}],
+                "rules": {"turn_seconds": 20},
+            },
+        ).json()
+        ann = {"Authorization": f"Bearer {game['players'][0]['token']}"}
+        left = client.post(f"/games/{game['game_id']}/leave", json={"resign": False}, headers=ann)
+        assert left.json()["status"] == "finished", left.text
+        events = client.get(f"/games/{game['game_id']}/events", headers=ADMIN).json()["events"]
+        wanted = {str(kind) for kind in registration["events"]}  # type: ignore[attr-defined]
+        expected = [
+            f"{game['game_id']}:{e['version']} {e['type']}" for e in events if e["type"] in wanted
+        ]
+        assert expected[-1].endswith("game_finished")
+        last_position = client.get("/feed", params={"limit": 1}, headers=ADMIN).json()[
+            "last_position"
+        ]
+        time.sleep(0.5)  # a first delivery fails: nobody listens yet
+        receiver = subprocess.Popen(
+            [sys.executable, str(script)],
+            env={"WEBHOOK_SECRET": secret, "PORT": str(port), "PATH": "/usr/bin:/bin"},
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        try:
+            wait_listening(port, receiver)
+            deadline = time.monotonic() + 20
+            state: dict[str, object] = {}
+            while time.monotonic() < deadline:
+                state = client.get(f"/webhooks/{created.json()['id']}", headers=ADMIN).json()
+                if state["last_success_at"] and state["position"] == last_position:
+                    break
+                time.sleep(0.05)
+            else:
+                raise AssertionError(f"not delivered: {state}")
+            attempts = client.get(
+                f"/webhooks/{created.json()['id']}/deliveries", headers=ADMIN
+            ).json()
+        finally:
+            receiver.terminate()
+            out, err = receiver.communicate(timeout=10)
+    printed = [" ".join(line.split()[:2]) for line in out.splitlines()]
+    assert printed == expected, err
+    assert any(attempt["status"] is None for attempt in attempts["deliveries"]), attempts
