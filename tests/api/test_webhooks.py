@@ -162,3 +162,20 @@ def test_an_unknown_webhook_is_404_and_a_removed_one_is_gone(
     path = f"/webhooks/{webhook['id']}"
     assert client.delete(path, headers=ADMIN).status_code == 204
     assert client.get(path, headers=ADMIN).status_code == 404
+
+
+def test_options_and_405_name_every_method_of_a_path(
+    client: TestClient[Litestar], webhook: dict[str, object]
+) -> None:
+    # litestar answers OPTIONS from a path's first handler only; ours list them all
+    # (service/api/webhooks.py), and a wrong method's 405 names the same ones.
+    for path, methods in (
+        ("/webhooks", {"GET", "OPTIONS", "POST"}),
+        (f"/webhooks/{webhook['id']}", {"DELETE", "GET", "OPTIONS", "PATCH"}),
+    ):
+        answer = client.options(path)
+        assert answer.status_code == 204, answer.text
+        assert {m.strip() for m in answer.headers["allow"].split(",")} == methods, path
+        wrong = client.put(path, headers={"Authorization": f"Bearer {ADMIN_TOKEN}"})
+        assert wrong.status_code == 405, wrong.text
+        assert methods - {"OPTIONS"} <= {m.strip() for m in wrong.headers["allow"].split(",")}
