@@ -102,7 +102,9 @@ class RummyApplication(UnitOfWork):
         self.bots = bots
         self.clock = clock
         """When it is now, for the turn clocks (`time_out`)."""
-        self.refusals = RefusalLog(self.factory.aggregate_recorder(purpose="refusals"))
+        self.refusals = RefusalLog(
+            self.factory.aggregate_recorder(purpose="refusals"), self._freshness
+        )
         self.stream_tickets = StreamTickets(self.recorder)
         """The live streams' tickets, kept beside the events (service.game.tickets)."""
         self.lobby = Lobby(self.recorder, self.mapper)
