@@ -144,7 +144,8 @@ class Game(Aggregate):
         copied = object.__new__(type(self))
         copied.__dict__.update(self.__dict__)
         copied.table = self.table.copy()
-        copied.seats = [None if seat is None else dict(seat) for seat in self.seats]
+        # The list only: a seat's entry is never changed in place (`apply_stored`).
+        copied.seats = list(self.seats)
         copied.requests = dict(self.requests)
         copied.__dict__["_pending_events"] = list(self.__dict__["_pending_events"])
         return copied

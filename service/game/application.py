@@ -108,7 +108,9 @@ class RummyApplication(UnitOfWork):
         self.bots = bots
         self.clock = clock
         """When it is now, for the turn clocks (`time_out`)."""
-        self.refusals = RefusalLog(self.factory.aggregate_recorder(purpose="refusals"))
+        self.refusals = RefusalLog(
+            self.factory.aggregate_recorder(purpose="refusals"), self._freshness
+        )
         self.stream_tickets = StreamTickets(self.recorder)
         """The live streams' tickets, kept beside the events (service.game.tickets)."""
         self.lobby = Lobby(self.recorder, self.mapper)
@@ -436,8 +438,8 @@ class RummyApplication(UnitOfWork):
         """Play the bot seats' turns until a person must act, as part of the command
         that led to them (and of its idempotent request, so a retry answers with the
         bots' replies too)."""
-        if self.bots is None:
-            return
+        if self.bots is None or not any(_bot_seat(game, seat) for seat in range(len(game.seats))):
+            return  # only people at the table: no bot is to move (nor a state to make)
         while (move := self.bots.next_move(GameState.of(game), game.seed)) is not None:
             seat, actions = move
             game.act(seat, list(actions), request)

@@ -9,7 +9,9 @@ that was a third of a view GET's CPU (`bench.asgi`: 1.06-1.11 ms with it,
 thread's own, read-only and in autocommit: one indexed lookup of the next
 version, which in WAL mode (the library's for a file) sees everything
 committed before it starts. Only when that finds something does the
-library read the new events.
+library read the new events. The refusals of idempotent requests are
+looked up the same way (`first_state`): a keyed action asks for one before
+it is applied, a tenth of its CPU through the library.
 
 Elsewhere `freshness_for` gives None and the library asks: on PostgreSQL a
 read is a round trip either way; the in-memory store reads no file.
@@ -43,6 +45,19 @@ class SqliteFreshness:
         driver's error while the file cannot be read (503 `store_unavailable`)."""
         row = self._connection().execute(self.statement, (game_id.hex, version)).fetchone()
         return row is not None
+
+    def first_state(self, select_events: str, originator_id: UUID) -> bytes | None:
+        """The state of the first record of `originator_id` in the table that
+        `select_events` (an aggregate recorder's own select) reads, or None: the
+        refusals' lookup (service/game/refusals.py), asked on the same connection."""
+        assert select_events.startswith("SELECT * "), select_events
+        statement = select_events.replace("SELECT * ", "SELECT state ", 1)
+        row = (
+            self._connection()
+            .execute(statement + "ORDER BY originator_version LIMIT 1", (originator_id.hex,))
+            .fetchone()
+        )
+        return None if row is None else bytes(row[0])
 
     def close(self) -> None:
         with self._lock:

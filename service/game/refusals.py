@@ -22,6 +22,7 @@ from eventsourcing.persistence import AggregateRecorder, IntegrityError, StoredE
 from service.domain.errors import IllegalMove, all_error_classes
 from service.game.aggregate import IdempotentRequest
 from service.game.errors import IdempotencyKeyReused
+from service.game.freshness import SqliteFreshness
 
 TOPIC = "refusal"
 """The topic of every refusal record (records are read only by this module)."""
@@ -64,14 +65,22 @@ _DECODER = msgspec.json.Decoder(Refusal)
 
 
 class RefusalLog:
-    """Refusals of idempotent requests, on an aggregate recorder of the event store."""
+    """Refusals of idempotent requests, on an aggregate recorder of the event store;
+    looked up on `reads` where the store has it (SQLite's read-only connection of
+    each thread: service/game/freshness.py), else through the recorder."""
 
-    def __init__(self, recorder: AggregateRecorder) -> None:
+    def __init__(self, recorder: AggregateRecorder, reads: SqliteFreshness | None = None) -> None:
         self.recorder = recorder
+        self._reads = reads
+        self._select: str | None = getattr(recorder, "select_events_statement", None)
 
     def find(self, game_id: UUID, request: IdempotentRequest) -> Refusal | None:
         """How this seat's request with this key was refused before, if it was."""
-        records = self.recorder.select_events(_record_id(game_id, request), limit=1)
+        record_id = _record_id(game_id, request)
+        if self._reads is not None and self._select is not None:
+            state = self._reads.first_state(self._select, record_id)
+            return None if state is None else _DECODER.decode(state)
+        records = self.recorder.select_events(record_id, limit=1)
         return _DECODER.decode(records[0].state) if records else None
 
     def keep(self, game_id: UUID, request: IdempotentRequest, error: IllegalMove) -> Refusal:
