@@ -379,3 +379,20 @@ def test_the_metrics_count_each_attempt_and_each_endpoint_disabled(
     assert sample("rummy_webhook_attempts_total", {"outcome": "failed"}) == 2
     assert sample("rummy_webhooks_disabled_total") == 1
     assert sample("rummy_webhook_attempt_duration_seconds_count") == 4
+
+
+def test_saves_wake_the_senders_only_while_an_endpoint_is_enabled(rig: Rig) -> None:
+    bell = rig.sender.doorbell
+    rig.sender._arm()  # what an idle sender does at each poll
+    assert not bell.armed
+    bell.saved([object()])
+    assert not bell._event.is_set(), "no endpoint: a save wakes nobody"
+    endpoint_id = rig.register()
+    rig.sender._arm()
+    assert bell.armed
+    bell.saved([object()])
+    assert bell._event.is_set(), "an enabled endpoint: a save wakes the senders"
+    bell.wait(0)
+    rig.admin.change(endpoint_id, enabled=False)
+    rig.sender._arm()
+    assert not bell.armed, "a disabled endpoint is not waited for"
