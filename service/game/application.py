@@ -189,7 +189,28 @@ class RummyApplication(UnitOfWork):
         replies. A request seen before (`idempotency`) answers as its first run did
         and applies nothing again; one refused before is refused again alike."""
 
-        def act(game: Game) -> PlayResult:
+        def act(game: Game, seat: int, request: IdempotentRequest | None) -> None:
+            if game.table.left[seat]:
+                raise SeatLeft(f"Seat {seat}'s player has left this game: it acts no more.")
+            game.act(seat, actions, request)
+
+        return self._as_seat(game_id, actor, act, idempotency, expected_version, "acting")
+
+    def _as_seat(
+        self,
+        game_id: UUID,
+        actor: Actor,
+        move: Callable[[Game, int, IdempotentRequest | None], None],
+        idempotency: Idempotency | None,
+        expected_version: int | None,
+        doing: str,
+    ) -> PlayResult:
+        """A seat's request (`play`, `leave`): the seat `actor` names, a repeated
+        `idempotency` key answered from its first outcome, `If-Match` checked, then
+        `move` on the game and the bots' replies; a refusal of an idempotent request
+        kept as its outcome."""
+
+        def command(game: Game) -> PlayResult:
             seat = actor if isinstance(actor, int) else actor(GameState.of(game))
             request = None
             if idempotency is not None:
@@ -199,9 +220,7 @@ class RummyApplication(UnitOfWork):
                     return PlayResult(seat, earlier)
             _check_version(game, expected_version)
             try:
-                if game.table.left[seat]:
-                    raise SeatLeft(f"Seat {seat}'s player has left this game: it acts no more.")
-                game.act(seat, actions, request)
+                move(game, seat, request)
             except IllegalMove as refused:
                 if request is None:
                     raise
@@ -209,7 +228,7 @@ class RummyApplication(UnitOfWork):
             self._let_bots_play(game, request)
             return PlayResult(seat, GameState.of(game))
 
-        return self._refusing(game_id, act, "acting")
+        return self._refusing(game_id, command, doing)
 
     def _refusing(
         self, game_id: UUID, command: Callable[[Game], PlayResult], doing: str
@@ -237,25 +256,10 @@ class RummyApplication(UnitOfWork):
         bots play on (docs/rules.md "Leaving and turn clocks"). Idempotent and
         conditional as `play` is."""
 
-        def go(game: Game) -> PlayResult:
-            seat = actor if isinstance(actor, int) else actor(GameState.of(game))
-            request = None
-            if idempotency is not None:
-                request = IdempotentRequest(seat, idempotency.key, idempotency.digest)
-                earlier = self._earlier_outcome(game, request)
-                if earlier is not None:
-                    return PlayResult(seat, earlier)
-            _check_version(game, expected_version)
-            try:
-                game.leave(seat, resign=resign, request=request)
-            except IllegalMove as refused:
-                if request is None:
-                    raise
-                raise RefusedNow(request, refused) from refused
-            self._let_bots_play(game, request)
-            return PlayResult(seat, GameState.of(game))
+        def go(game: Game, seat: int, request: IdempotentRequest | None) -> None:
+            game.leave(seat, resign=resign, request=request)
 
-        return self._refusing(game_id, go, "leaving")
+        return self._as_seat(game_id, actor, go, idempotency, expected_version, "leaving")
 
     def time_out(self, game_id: UUID, version: int) -> bool:
         """Fire the turn clock of game `game_id` at `version`: if the game is still at
