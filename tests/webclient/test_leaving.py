@@ -275,3 +275,38 @@ def test_an_indian_declarer_is_offered_no_leave_while_its_declaration_is_shown(
     ).json()
     assert bob["phase"] == "show"
     assert bob["players"][1]["status"] == "to_submit"
+
+
+def test_the_clock_takes_a_silent_seat_over_after_its_timeouts_in_a_row(
+    pages: OfflinePages, server_url: str
+) -> None:
+    # One timeout in a row takes the seat over: under `abandon: bot` the server's bot
+    # plays Ann's seat on and, against a bot, the game plays out to its end.
+    rules = {**QUICK, "turn_seconds": 5, "timeouts_before_takeover": 1}
+    created = _ann_against_a_bot(server_url, rules)
+    ann = Player(pages.new_page(**DESKTOP), server_url)
+    sit(ann, created["game_id"], 0, "Ann", created["players"][0]["token"])
+    expect(ann.page.locator("#countdown")).to_be_visible()
+
+    log = ann.page.locator(".log")
+    expect(log).to_contain_text(
+        "Ann (you) ran out of time too often; the bot plays on for you.", timeout=CLOCK_MS
+    )
+    expect(ann.page.locator('.player[data-seat="0"]')).to_contain_text("left — played by bot")
+    expect(ann.page.locator(".game-over")).to_contain_text("Game over")
+    expect(ann.page.get_by_role("button", name="Leave table")).to_have_count(0)
+
+
+def test_under_forfeit_the_clock_s_takeover_ends_a_two_seat_game(
+    pages: OfflinePages, server_url: str
+) -> None:
+    rules = {**QUICK, "turn_seconds": 5, "timeouts_before_takeover": 1, "abandon": "forfeit"}
+    created = _ann_against_a_bot(server_url, rules)
+    ann = Player(pages.new_page(**DESKTOP), server_url)
+    sit(ann, created["game_id"], 0, "Ann", created["players"][0]["token"])
+
+    log = ann.page.locator(".log")
+    expect(log).to_contain_text("Ann (you) ran out of time (1 of 1 in a row).", timeout=CLOCK_MS)
+    expect(log).to_contain_text("Ann (you) ran out of time too often and forfeits.")
+    expect(ann.page.locator("#status")).to_have_text("Game over: Bot won.")
+    expect(ann.page.locator('.player[data-seat="0"]')).to_contain_text("forfeited")
