@@ -15,7 +15,6 @@ from uuid import UUID, uuid4
 
 from eventsourcing.persistence import (
     ApplicationRecorder,
-    Notification,
     StoredEvent,
     Subscription,
 )
@@ -39,7 +38,7 @@ from service.game.errors import (
 from service.game.events import GameEvent
 from service.game.lobby import LobbyPage, LobbyQuery
 from service.game.lobby_store import Lobby
-from service.game.postgres import TransactionOrderRecorder
+from service.game.postgres import read_now
 from service.game.probe import probe_write
 from service.game.refusals import RefusalLog, RefusedBefore, RefusedNow
 from service.game.results import CreateResult, FeedEntry, GameState, JoinResult, PlayResult
@@ -355,15 +354,11 @@ class RummyApplication(UnitOfWork):
         `settle`, PostgreSQL answers at once with what it can read now, rather than
         wait up to a second for events held back behind a write still in flight
         (a follower that reads again soon, as the webhooks' sender does)."""
-        recorder = self.recorder
-        if not settle and isinstance(recorder, TransactionOrderRecorder):
-            notifications: Sequence[Notification] = recorder.feed_page(
-                after, limit, inclusive_of_start=False
-            ).notifications
-        else:
-            notifications = recorder.select_notifications(
-                start=after, limit=limit, inclusive_of_start=False
-            )
+        notifications = (
+            self.recorder.select_notifications(start=after, limit=limit, inclusive_of_start=False)
+            if settle
+            else read_now(self.recorder, after, limit)
+        )
         return [
             FeedEntry(
                 position=notification.id,

@@ -46,7 +46,7 @@ from psycopg.sql import SQL, Identifier
 
 from service.game.events import GameCreated, PlayerJoined
 from service.game.lobby import LobbyPage, LobbyQuery, OpenGame, fold
-from service.game.postgres import TransactionOrderRecorder, reconnecting
+from service.game.postgres import read_now, reconnecting
 
 TABLE = "rummy_lobby"
 POSITION_TABLE = "rummy_lobby_position"
@@ -108,12 +108,7 @@ class Lobby:
         only those below the feed's horizon (service/game/feed_order.py), without
         waiting for the ones behind it as the feed's readers do: a listing is not
         worth a wait, and what is held back now is read by the next one."""
-        if isinstance(self.recorder, TransactionOrderRecorder):
-            page = self.recorder.feed_page(start, BATCH, None, TOPICS, inclusive_of_start=False)
-            return page.notifications
-        return cast(ApplicationRecorder, self.recorder).select_notifications(
-            start=start, limit=BATCH, topics=TOPICS, inclusive_of_start=False
-        )
+        return read_now(cast(ApplicationRecorder, self.recorder), start, BATCH, TOPICS)
 
 
 def _rows_for(recorder: Recorder) -> LobbyRows:

@@ -355,6 +355,23 @@ class TransactionOrderRecorder(PostgresApplicationRecorder):
 _T = TypeVar("_T")
 
 
+def read_now(
+    recorder: ApplicationRecorder, after: int, limit: int, topics: Sequence[str] = ()
+) -> Sequence[Notification]:
+    """Up to `limit` notifications after position `after` that can be read now: on
+    PostgreSQL those below the feed's horizon, without waiting (as `GET /feed` does,
+    up to `SETTLE_SECONDS`) for the ones held back behind a write still in flight.
+    For the feed's followers that read again soon (the lobby, the clocks' keeper,
+    the webhooks' sender): what is held back now is read next time."""
+    if isinstance(recorder, TransactionOrderRecorder):
+        return recorder.feed_page(
+            after, limit, None, topics, inclusive_of_start=False
+        ).notifications
+    return recorder.select_notifications(
+        start=after, limit=limit, topics=topics, inclusive_of_start=False
+    )
+
+
 def settled(read: Callable[[], _T], held_back: Callable[[_T], bool]) -> _T:
     """`read()`, read again after short pauses while `held_back` says events wait
     behind the horizon, for up to `SETTLE_SECONDS`; the last read."""

@@ -60,7 +60,7 @@ from uuid import UUID
 from eventsourcing.persistence import ApplicationRecorder, Recorder
 
 from service.game.deadlines import Due, Page, table_for
-from service.game.postgres import TransactionOrderRecorder
+from service.game.postgres import read_now
 
 log = logging.getLogger(__name__)
 
@@ -225,16 +225,8 @@ class ClockKeeper:
         return total
 
     def _read(self, position: int) -> Page:
-        if isinstance(self.recorder, TransactionOrderRecorder):
-            # Below the horizon, without waiting for what is held back behind it:
-            # the next poll reads it.
-            notifications = self.recorder.feed_page(position, PAGE).notifications
-        else:
-            notifications = list(
-                self.recorder.select_notifications(
-                    start=position, limit=PAGE, inclusive_of_start=False
-                )
-            )
+        # What is held back behind PostgreSQL's horizon now, the next poll reads.
+        notifications = read_now(self.recorder, position, PAGE)
         if not notifications:
             return Page(position, 0, [])
         games = dict.fromkeys(UUID(str(n.originator_id)) for n in notifications)
