@@ -7,6 +7,7 @@ threading policy of service/api/deps.py says.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 from typing import Annotated
@@ -27,7 +28,7 @@ from service.api.conditional import ETAG, IfNoneMatch, etag, not_modified, page_
 from service.api.deps import BEARER, NO_TOKEN, OPTIONAL_BEARER, Authorization, Services
 from service.api.docs import problems
 from service.config import MAX_EVENTS_PAGE
-from service.game.results import GameState
+from service.game.results import GameState, PlayResult
 from service.projections.shared import costly
 from service.projections.views import PUBLIC, GameView, Viewer
 
@@ -109,6 +110,22 @@ def _view(
     if made is None and not threaded and costly(state.table, viewer):
         return _Costly(state, viewer, tag)
     return _json(made if made is not None else services.views.view(state, viewer), tag)
+
+
+async def _seat_request(
+    services: Services, game_id: UUID, request: Callable[[], PlayResult]
+) -> Response[GameView]:
+    """A seat's request (an action, a leave) run by the threading policy, answered with
+    that seat's view of the game it made."""
+    heavy = services.rebuilds(game_id)
+
+    def work() -> Response[GameView] | _Costly:
+        done = request()
+        viewer = Viewer(seat=done.seat)
+        tag = view_tag(done.state.version, viewer)
+        return _view(services, done.state, viewer, tag, threaded=services.threaded(heavy=heavy))
+
+    return await _answer(services, await services.run(work, heavy=heavy))
 
 
 async def _answer(services: Services, found: Response[GameView] | _Costly) -> Response[GameView]:
@@ -372,23 +389,17 @@ class GamesController(Controller):
         idempotency_key: IdempotencyKey = None,
         if_match: IfMatch = None,
     ) -> Response[GameView]:
-        heavy = services.rebuilds(game_id)
-
-        def work() -> Response[GameView] | _Costly:
-            played = services.games.play(
+        return await _seat_request(
+            services,
+            game_id,
+            lambda: services.games.play(
                 game_id,
                 lambda game: require_player(game, authorization, services.admin_token),
                 convert.actions(data),
                 idempotency=convert.idempotency(idempotency_key, data),
                 expected_version=convert.expected_version(if_match),
-            )
-            viewer = Viewer(seat=played.seat)
-            tag = view_tag(played.state.version, viewer)
-            return _view(
-                services, played.state, viewer, tag, threaded=services.threaded(heavy=heavy)
-            )
-
-        return await _answer(services, await services.run(work, heavy=heavy))
+            ),
+        )
 
     @post(
         "/{game_id:uuid}/leave",
@@ -423,21 +434,17 @@ class GamesController(Controller):
         idempotency_key: IdempotencyKey = None,
         if_match: IfMatch = None,
     ) -> Response[GameView]:
-        heavy = services.rebuilds(game_id)
-
-        def work() -> Response[GameView] | _Costly:
-            left = services.games.leave(
+        return await _seat_request(
+            services,
+            game_id,
+            lambda: services.games.leave(
                 game_id,
                 lambda game: require_player(game, authorization, services.admin_token),
                 resign=data.resign,
                 idempotency=convert.leave_idempotency(idempotency_key, data),
                 expected_version=convert.expected_version(if_match),
-            )
-            viewer = Viewer(seat=left.seat)
-            tag = view_tag(left.state.version, viewer)
-            return _view(services, left.state, viewer, tag, threaded=services.threaded(heavy=heavy))
-
-        return await _answer(services, await services.run(work, heavy=heavy))
+            ),
+        )
 
     @get(
         "/{game_id:uuid}/events",
