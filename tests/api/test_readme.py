@@ -32,9 +32,9 @@ class Curl:
     body: object
 
 
-def readme_game() -> list[Curl]:
-    text = README.read_text(encoding="utf-8")
-    section = text.split("## A complete game with curl", 1)[1]
+def readme_curls(heading: str) -> list[Curl]:
+    """The curl commands of the first `sh` block under the README's `heading`."""
+    section = README.read_text(encoding="utf-8").split(heading, 1)[1]
     script = section.split("```sh", 1)[1].split("```", 1)[0]
     commands = []
     for chunk in script.split("curl ")[1:]:
@@ -52,6 +52,10 @@ def readme_game() -> list[Curl]:
             )
         )
     return commands
+
+
+def readme_game() -> list[Curl]:
+    return readme_curls("## A complete game with curl")
 
 
 def test_the_readme_game_plays_as_written(api: Api) -> None:

@@ -11,8 +11,6 @@ game in that request. The finished game's export is VERIFIED.
 
 from __future__ import annotations
 
-import json
-import re
 import time
 from pathlib import Path
 from typing import Any
@@ -21,32 +19,10 @@ import httpx
 
 from service.audit.verify import Outcome, verify_export
 from service.domain.rules import TURN_SECONDS
+from tests.api.test_readme import Curl, readme_curls
 from tests.servers import rummy_serve
 
-README = Path(__file__).resolve().parents[2] / "README.md"
 SECTION = "## A table with a clock: leave, and a bot finishes the game"
-
-
-def _commands() -> list[tuple[str, str, str | None, Any]]:
-    """Each curl of the section: method, path (`$ID` unreplaced), token variable, body."""
-    text = README.read_text(encoding="utf-8").split(SECTION, 1)[1]
-    script = text.split("```sh", 1)[1].split("```", 1)[0]
-    found = []
-    for chunk in script.split("curl ")[1:]:
-        command = chunk.replace("\\\n", " ")
-        path = re.search(r"\$API(/[^\s\"'|)]*)", command)
-        assert path is not None, command
-        token = re.search(r"Bearer \$(\w+)", command)
-        body = re.search(r"-d '(.*?)'", command, re.DOTALL)
-        found.append(
-            (
-                "POST" if "-X POST" in command else "GET",
-                path.group(1),
-                token.group(1) if token else None,
-                json.loads(body.group(1)) if body else None,
-            )
-        )
-    return found
 
 
 def _events(client: httpx.Client, game: str, after: int = 0) -> list[dict[str, Any]]:
@@ -57,11 +33,16 @@ def _events(client: httpx.Client, game: str, after: int = 0) -> list[dict[str, A
 
 
 def test_the_readme_clock_game_times_out_and_a_bot_finishes_it(tmp_path: Path) -> None:
-    create, view, stream, timeouts, leave = _commands()
-    assert (create[0], create[1]) == ("POST", "/games")
-    assert create[3]["rules"]["turn_seconds"] == 20, "the README's clock"
-    assert (stream[1], leave[0], leave[1]) == ("/games/$ID/stream", "POST", "/games/$ID/leave")
-    body = {**create[3], "rules": {**create[3]["rules"], "turn_seconds": TURN_SECONDS[0]}}
+    create, view, stream, timeouts, leave = readme_curls(SECTION)
+    assert (create.method, create.path) == ("POST", "/games")
+    assert isinstance(create.body, dict)
+    assert create.body["rules"]["turn_seconds"] == 20, "the README's clock"
+    assert (stream.path, leave.method, leave.path) == (
+        "/games/$ID/stream",
+        "POST",
+        "/games/$ID/leave",
+    )
+    body = {**create.body, "rules": {**create.body["rules"], "turn_seconds": TURN_SECONDS[0]}}
     env = {"RUMMY_SQLITE_PATH": str(tmp_path / "rummy.sqlite"), "RUMMY_LOG_LEVEL": "warning"}
     with rummy_serve(env) as server, httpx.Client(base_url=server.url, timeout=10) as client:
         created = client.post("/games", json=body)
@@ -69,10 +50,12 @@ def test_the_readme_clock_game_times_out_and_a_bot_finishes_it(tmp_path: Path) -
         game = created.json()["game_id"]
         tokens = {"ANN": created.json()["players"][0]["token"]}
 
-        def send(command: tuple[str, str, str | None, Any]) -> httpx.Response:
-            method, path, token, payload = command
+        def send(curl: Curl) -> httpx.Response:
+            token = curl.token
             headers = {} if token is None else {"Authorization": f"Bearer {tokens[token]}"}
-            return client.request(method, path.replace("$ID", game), headers=headers, json=payload)
+            return client.request(
+                curl.method, curl.path.replace("$ID", game), headers=headers, json=curl.body
+            )
 
         before = send(view)
         assert before.status_code == 200, before.text
