@@ -9,6 +9,9 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
@@ -40,6 +43,52 @@ def wait_listening(port: int, process: subprocess.Popen[str]) -> None:
     raise AssertionError("the example receiver never listened")
 
 
+@dataclass
+class ReceiverRun:
+    """The documented receiver running as a process; what it printed once stopped."""
+
+    process: subprocess.Popen[str]
+    out: str = ""
+    err: str = ""
+
+    def printed(self) -> list[str]:
+        """Each delivery it printed: `<webhook-id> <type>`."""
+        return [" ".join(line.split()[:2]) for line in self.out.splitlines()]
+
+
+@contextmanager
+def receiver(script: Path, secret: str, port: int) -> Iterator[ReceiverRun]:
+    """docs/webhooks.md's receiver, listening on `port` until the block ends."""
+    run = ReceiverRun(
+        subprocess.Popen(
+            [sys.executable, str(script)],
+            env={"WEBHOOK_SECRET": secret, "PORT": str(port), "PATH": "/usr/bin:/bin"},
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+    )
+    try:
+        wait_listening(port, run.process)
+        yield run
+    finally:
+        run.process.terminate()
+        run.out, run.err = run.process.communicate(timeout=10)
+
+
+def wait_delivered(client: httpx.Client, endpoint_id: str) -> None:
+    """Until the endpoint has delivered up to the end of the feed."""
+    deadline = time.monotonic() + 20
+    state: dict[str, object] = {}
+    while time.monotonic() < deadline:
+        state = client.get(f"/webhooks/{endpoint_id}", headers=ADMIN).json()
+        newest = client.get("/feed", params={"limit": 1}, headers=ADMIN).json()["last_position"]
+        if state["last_success_at"] and state["position"] == newest:
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"not delivered: {state}")
+
+
 def test_the_documented_receiver_verifies_every_delivery(tmp_path: Path) -> None:
     script = tmp_path / "receiver_example.py"
     script.write_text(example(), encoding="utf-8")
@@ -55,15 +104,7 @@ def test_the_documented_receiver_verifies_every_delivery(tmp_path: Path) -> None
         )
         assert created.status_code == 201, created.text
         secret = created.json()["secret"]
-        receiver = subprocess.Popen(
-            [sys.executable, str(script)],
-            env={"WEBHOOK_SECRET": secret, "PORT": str(port), "PATH": "/usr/bin:/bin"},
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        try:
-            wait_listening(port, receiver)
+        with receiver(script, secret, port) as run:
             forged = httpx.post(
                 f"http://127.0.0.1:{port}/rummy",
                 content=b'{"event": {}}',
@@ -75,26 +116,8 @@ def test_the_documented_receiver_verifies_every_delivery(tmp_path: Path) -> None
             ).json()
             events = client.get(f"/games/{game['game_id']}/events", headers=ADMIN).json()
             expected = [f"{game['game_id']}:{e['version']} {e['type']}" for e in events["events"]]
-            deadline = time.monotonic() + 20
-            state: dict[str, object] = {}
-            while time.monotonic() < deadline:
-                state = client.get(f"/webhooks/{created.json()['id']}", headers=ADMIN).json()
-                if (
-                    state["last_success_at"]
-                    and state["position"]
-                    == client.get("/feed", params={"limit": 1}, headers=ADMIN).json()[
-                        "last_position"
-                    ]
-                ):
-                    break
-                time.sleep(0.05)
-            else:
-                raise AssertionError(f"not delivered: {state}")
-        finally:
-            receiver.terminate()
-            out, err = receiver.communicate(timeout=10)
-    printed = [" ".join(line.split()[:2]) for line in out.splitlines()]
-    assert printed == expected, err
+            wait_delivered(client, created.json()["id"])
+    assert run.printed() == expected, run.err
 
 
 def readme_registration() -> dict[str, object]:
@@ -149,34 +172,11 @@ def test_the_readme_steps_deliver_a_game_to_a_receiver_started_afterwards(
             f"{game['game_id']}:{e['version']} {e['type']}" for e in events if e["type"] in wanted
         ]
         assert expected[-1].endswith("game_finished")
-        last_position = client.get("/feed", params={"limit": 1}, headers=ADMIN).json()[
-            "last_position"
-        ]
         time.sleep(0.5)  # a first delivery fails: nobody listens yet
-        receiver = subprocess.Popen(
-            [sys.executable, str(script)],
-            env={"WEBHOOK_SECRET": secret, "PORT": str(port), "PATH": "/usr/bin:/bin"},
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        try:
-            wait_listening(port, receiver)
-            deadline = time.monotonic() + 20
-            state: dict[str, object] = {}
-            while time.monotonic() < deadline:
-                state = client.get(f"/webhooks/{created.json()['id']}", headers=ADMIN).json()
-                if state["last_success_at"] and state["position"] == last_position:
-                    break
-                time.sleep(0.05)
-            else:
-                raise AssertionError(f"not delivered: {state}")
+        with receiver(script, secret, port) as run:
+            wait_delivered(client, created.json()["id"])
             attempts = client.get(
                 f"/webhooks/{created.json()['id']}/deliveries", headers=ADMIN
             ).json()
-        finally:
-            receiver.terminate()
-            out, err = receiver.communicate(timeout=10)
-    printed = [" ".join(line.split()[:2]) for line in out.splitlines()]
-    assert printed == expected, err
+    assert run.printed() == expected, run.err
     assert any(attempt["status"] is None for attempt in attempts["deliveries"]), attempts
