@@ -60,7 +60,7 @@ from service.game.commands import NewGame, NewSeat
 from service.game.deadlines import DEADLINES
 from tests.postgres import conninfo, new_schema, service_environment
 from tests.rates import NO_RATE_LIMITS_ENV
-from tests.servers import Replica, clean_environment, free_port, stop_all
+from tests.servers import Replica, clean_environment, running_replicas
 
 ADMIN_TOKEN = "clocks-bench-admin-token-0123456789"
 LONG_CLOCK = 3600
@@ -119,18 +119,8 @@ def environment(settings: Settings, clocks: bool) -> dict[str, str]:
 
 @contextmanager
 def servers(settings: Settings, count: int, clocks: bool) -> Iterator[list[Replica]]:
-    env = environment(settings, clocks)
-    started = [
-        Replica(f"replica-{n}", {**env, "RUMMY_PORT": str(free_port())}) for n in range(count)
-    ]
-    try:
-        for replica in started:
-            replica.start()
-        for replica in started:
-            replica.wait_ready()
+    with running_replicas(environment(settings, clocks), count) as started:
         yield started
-    finally:
-        stop_all(started)
 
 
 def create_games(

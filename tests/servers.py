@@ -212,6 +212,31 @@ def stop_all(replicas: Sequence[Replica]) -> None:
 
 
 @contextmanager
+def running_replicas(
+    env: Mapping[str, str], count: int, logs: Path | None = None
+) -> Iterator[list[Replica]]:
+    """`count` replicas with `env` (each on a free port of its own; its output in
+    `logs`/r<n>.log, or in memory), started all at once as pods of a Deployment are
+    and ready; all stopped afterwards."""
+    started = [
+        Replica(
+            f"replica-{n}",
+            {**env, "RUMMY_PORT": str(free_port())},
+            None if logs is None else logs / f"r{n}.log",
+        )
+        for n in range(count)
+    ]
+    try:
+        for replica in started:
+            replica.start()
+        for replica in started:
+            replica.wait_ready()
+        yield started
+    finally:
+        stop_all(started)
+
+
+@contextmanager
 def rummy_serve(env: Mapping[str, str], code: Path | None = None) -> Iterator[Replica]:
     """A ready `rummy serve` on a free port of 127.0.0.1 with `env` (and no rate
     limits: one client makes the load of many), its output in memory; stopped

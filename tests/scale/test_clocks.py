@@ -41,7 +41,12 @@ from service.game.commands import NewGame, NewSeat
 from tests.postgres import fresh_schema, service_environment
 from tests.rates import NO_RATE_LIMITS_ENV
 from tests.scale.test_scale_out import _check_cards_conserved
-from tests.servers import Replica, clean_environment, free_port, rummy_serve, stop_all
+from tests.servers import (
+    Replica,
+    clean_environment,
+    rummy_serve,
+    running_replicas,
+)
 
 ADMIN_TOKEN = "clocks-test-admin-token-0123456789"
 GAMES = 40
@@ -78,18 +83,8 @@ def replicas(store_settings: Settings, tmp_path: Path) -> Iterator[list[Replica]
         "RUMMY_CLOCKS": "on",
         **NO_RATE_LIMITS_ENV,
     }
-    started = [
-        Replica(f"replica-{n}", {**env, "RUMMY_PORT": str(free_port())}, tmp_path / f"r{n}.log")
-        for n in range(2)
-    ]
-    try:
-        for replica in started:
-            replica.start()
-        for replica in started:
-            replica.wait_ready()
+    with running_replicas(env, 2, tmp_path) as started:
         yield started
-    finally:
-        stop_all(started)
 
 
 @pytest.mark.postgres

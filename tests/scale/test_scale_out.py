@@ -43,7 +43,7 @@ from service.domain.cards import FULL_DECK
 from service.game.events import GameEvent
 from tests.postgres import fresh_schema, service_environment
 from tests.rates import NO_RATE_LIMITS_ENV
-from tests.servers import Replica, clean_environment, free_port, stop_all
+from tests.servers import Replica, clean_environment, running_replicas
 
 pytestmark = pytest.mark.postgres
 
@@ -316,21 +316,9 @@ def replicas(store_settings: Settings, tmp_path: Path) -> Iterator[list[Replica]
         "RUMMY_SHUTDOWN_TIMEOUT": "2",
         **NO_RATE_LIMITS_ENV,
     }
-    started = [
-        Replica(
-            f"replica-{index}", {**env, "RUMMY_PORT": str(free_port())}, tmp_path / f"r{index}.log"
-        )
-        for index in range(REPLICAS)
-    ]
-    try:
-        # All at once, as pods of a Deployment start: the store opens under a lock.
-        for replica in started:
-            replica.start()
-        for replica in started:
-            replica.wait_ready()
+    # All at once, as pods of a Deployment start: the store opens under a lock.
+    with running_replicas(env, REPLICAS, tmp_path) as started:
         yield started
-    finally:
-        stop_all(started)
 
 
 def _create_games(cluster: Cluster) -> list[Game]:
