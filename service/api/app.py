@@ -31,7 +31,7 @@ from service.api.openapi import finish_openapi
 from service.api.ops import cors_config, logging_config
 from service.api.problem_pages import ProblemPagesController
 from service.api.queries import strict_query
-from service.api.stream import StreamController
+from service.api.stream import StreamController, StreamHandOff
 from service.api.throttle import Throttle
 from service.api.tickets import StreamTicketsController
 from service.api.timeouts import BodyDeadline
@@ -110,8 +110,8 @@ def create_app(
     # Outermost, so that every request is counted and logged, unrouted ones too:
     # litestar's `middleware=` wraps routes only, and `asgi_handler` is what its
     # `__call__` hands every request to (lifespan events stay litestar's).
-    app.asgi_handler = RequestLog(
-        RequestMetrics(BodyDeadline(app.asgi_handler, settings.body_timeout), metrics)
+    app.asgi_handler = StreamHandOff(
+        RequestLog(RequestMetrics(BodyDeadline(app.asgi_handler, settings.body_timeout), metrics))
     )
     finish_openapi(app, services.caps)
     return app

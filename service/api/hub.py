@@ -485,6 +485,8 @@ class Place:
     """One stream's place among the `max_streams`: given back once, by whoever is first
     (the stream's end, or the collector when the response never started)."""
 
+    __slots__ = ("_hub",)
+
     def __init__(self, hub: EventHub) -> None:
         self._hub: EventHub | None = hub
 
@@ -492,6 +494,11 @@ class Place:
         hub, self._hub = self._hub, None
         if hub is not None:
             hub._give_back()
+
+    # Only the stream holds its place: a response made and never started is given
+    # back when it is collected. (A `weakref.finalize` per stream did the same and
+    # kept two more objects and a registry entry for every open stream.)
+    __del__ = give_back
 
 
 def _give_memory_back() -> None:

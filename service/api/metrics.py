@@ -69,7 +69,7 @@ class Metrics:
         )
         self.request_seconds = Histogram(
             "rummy_http_request_duration_seconds",
-            "Time to answer a request (a live stream: how long it was open), by route.",
+            "Time to answer a request (a live stream: to open it), by route.",
             ["method", "route"],
             buckets=_LATENCY_BUCKETS,
             registry=registry,

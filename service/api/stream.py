@@ -34,7 +34,10 @@ with `?ticket=...` (service/api/tickets.py), spent by opening it.
 The response is this module's own (`LiveStream`): litestar's `ServerSentEvent`
 gives every stream a task group, a task listening for the client's
 disconnect, a thread hop on opening and an encoder per message, 40 KB a
-stream in all where this one keeps about half (bench/stream.py). A stream is
+stream in all where this one keeps about half (bench/stream.py). Its start
+goes through litestar's request chain; its body runs after the chain has
+returned (`StreamHandOff`), so an open stream keeps nothing of litestar's
+request, handler or middlewares: a third less memory again. A stream is
 one task, waiting on its `Listener`; the client's disconnect is one
 `receive` call waiting beside it. Streams end cleanly when the client goes,
 and when the server shuts down (the hub ends them). Past the hub's cap on
@@ -44,21 +47,21 @@ open streams, a stream is refused (503 `too_many_streams`).
 from __future__ import annotations
 
 import asyncio
-import weakref
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import partial
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, cast
 from uuid import UUID
 
 import msgspec
 from litestar import Controller, Response, get
 from litestar.di import NamedDependency
+from litestar.enums import ScopeType
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.openapi.spec import Example
 from litestar.params import FromPath, HeaderParameter, QueryParameter
 from litestar.response.base import ASGIResponse
-from litestar.types import Receive, Scope, Send
+from litestar.types import ASGIApp, Receive, Scope, Send
 
 from service.api import convert
 from service.api.auth import stream_viewer
@@ -88,6 +91,9 @@ VIEW_EVENT = "view"
 MEDIA_TYPE = "text/event-stream"
 HEADERS = {"Cache-Control": "no-cache", "Connection": "keep-alive", "X-Accel-Buffering": "no"}
 """What litestar's `ServerSentEvent` sends, kept: no cache, and no buffering by a proxy."""
+LIVE = "rummy.live_stream"
+"""The scope key through which a stream's response hands its body to `StreamHandOff`."""
+_LITESTAR_KEYS = ("app", "litestar_app", "state", "route_handler", "path_params")
 HEARTBEAT = b": heartbeat\r\n\r\n"
 UNAVAILABLE = b": store unavailable\r\n\r\n"
 
@@ -120,7 +126,6 @@ class _Stream(ASGIResponse):
     all stay suspended beside it."""
 
     __slots__ = (
-        "__weakref__",
         "after",
         "ended",
         "game_id",
@@ -167,11 +172,25 @@ class _Stream(ASGIResponse):
         """Whether the last event sent ended the game."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """The response, until the game ends, the client goes or the server stops."""
+        """The response's start, through litestar's request chain; then its body, handed
+        out of the chain (`StreamHandOff`) or, without that layer, here."""
+        try:
+            await self.start_response(send)
+        except BaseException:
+            self.place.give_back()
+            raise
+        del self.headers  # sent: not kept for the stream's life
+        keys = cast("dict[str, Any]", scope)
+        if LIVE in keys:
+            keys[LIVE] = self
+            return
+        await self.run(receive, send)
+
+    async def run(self, receive: Receive, send: Send) -> None:
+        """The body, until the game ends, the client goes or the server stops."""
         hub = self.hub
         self.metrics.stream_opened()
         try:
-            await self.start_response(send)
             listener = hub.listen(self.game_id)
             gone = asyncio.ensure_future(_disconnected(receive, listener))
             try:
@@ -287,6 +306,39 @@ class _Stream(ASGIResponse):
             return _Read(events, more=more)
         view = self.services.views.view(state, self.viewer)
         return _Read(events, more=more, view=view, version=state.version)
+
+
+class StreamHandOff:
+    """The outermost ASGI layer: a live stream's body runs here, after litestar's
+    request chain (routing, the handler, the middlewares) has returned.
+
+    A stream lasts hours and each layer kept suspended beside it costs memory and
+    objects the cycle collector walks: litestar's request and its state, the
+    handler's frames, the access log's and metrics' wrappers, about a third of an
+    idle stream (docs/performance.md). So the stream's response sends its start
+    through the chain (headers, CORS, the request id; the access line and the
+    request's metrics are written when the stream opens), leaves itself in the
+    scope and returns; its body is then sent from here, on the server's own
+    `send` and `receive`."""
+
+    __slots__ = ("app",)
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != ScopeType.HTTP:
+            await self.app(scope, receive, send)
+            return
+        keys = cast("dict[str, Any]", scope)  # ASGI's type names the standard keys only
+        keys[LIVE] = None
+        await self.app(scope, receive, send)
+        stream: _Stream | None = keys.pop(LIVE, None)
+        if stream is not None:
+            # What litestar left in the scope lives as long as the connection does.
+            for key in _LITESTAR_KEYS:
+                keys.pop(key, None)
+            await stream.run(receive, send)
 
 
 async def _write(send: Send, body: bytes) -> None:
@@ -466,7 +518,4 @@ def _open(
         place=place,
         with_view=with_view,
     )
-    # A stream that never starts never runs its `finally`: its place is given
-    # back when the collector takes it.
-    weakref.finalize(stream, place.give_back)
     return LiveStream(stream)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import threading
 import time
@@ -11,6 +12,7 @@ from uuid import UUID
 
 import httpx
 import pytest
+from litestar import Request
 
 from service.domain.state import Status
 from service.game.application import RummyApplication
@@ -305,6 +307,33 @@ def test_a_stream_refuses_bad_requests_as_problems(
         assert response.json()["code"] == code
         missing = client.get("/games/00000000-0000-4000-8000-000000000000/stream")
         assert missing.status_code == 404
+
+
+def test_an_open_stream_holds_nothing_of_litestars_request(sqlite_store: StoreUnderTest) -> None:
+    """A stream's body is sent after litestar's request chain has returned
+    (`StreamHandOff`): while it is open the request is already counted and logged,
+    and neither litestar's `Request` nor its per-request state in the scope lives on."""
+    app = sqlite_store.bootstrap(live_settings(sqlite_store.settings)).app
+    with serve(app) as url, httpx.Client(base_url=url, timeout=10) as client:
+        game_id = client.post("/games", json={"seats": 2}).json()["game_id"]
+        path = f"/games/{game_id}/stream"
+        counted = (
+            'rummy_http_requests_total{method="GET",route="/games/{game_id}/stream",status="200"} '
+        )
+        with client.stream("GET", path) as stream:
+            lines = stream.iter_lines()  # kept: a dropped iterator closes the response
+            assert next(lines).startswith(": events of game")
+            assert metric(client, "rummy_stream_connections") == 1
+            scrape = client.get("/metrics").text
+            assert f"{counted}1.0" in scrape, "the stream's request is counted once it opens"
+            gc.collect()
+            requests = [
+                held
+                for held in gc.get_objects()
+                if isinstance(held, Request) and held.scope.get("path") == path
+            ]
+            assert not requests, "litestar's request of an open stream is still alive"
+        wait_for(lambda: metric(client, "rummy_stream_connections") == 0)
 
 
 def test_streams_beyond_the_cap_are_503_until_one_closes(sqlite_store: StoreUnderTest) -> None:
