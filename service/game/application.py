@@ -231,7 +231,8 @@ class RummyApplication(UnitOfWork):
                     raise
                 raise RefusedNow(request, refused) from refused
             self._let_bots_play(game, request)
-            return PlayResult(seat, GameState.of(game))
+            # Kept for the queries: once saved, this game is the cached one.
+            return PlayResult(seat, self._state_of(game))
 
         return self._refusing(game_id, command, doing)
 
@@ -334,10 +335,11 @@ class RummyApplication(UnitOfWork):
 
     def _state_of(self, game: Game) -> GameState:
         """`GameState.of(game)`, made once per cached game: every GET of a game that has
-        not moved asked for the same one (3% of a view GET's CPU under cProfile). A
-        state is kept only with the very table it was made of: a cached game never
-        changes (service/game/unit.py), and a newer or rebuilt one has a table of its
-        own."""
+        not moved asked for the same one (3% of a view GET's CPU under cProfile), and
+        a seat's request made it for its answer. A state is kept only with the very
+        table it was made of, at its version: a cached game never changes
+        (service/game/unit.py), a command's copy changes only its version's
+        successors, and a newer or rebuilt game has a table of its own."""
         known = self._states.get(game.id)
         if known is not None and known.table is game.table and known.version == game.version:
             return known
