@@ -104,9 +104,12 @@ def ticket_holder(game: GameState, authorization: str | None, admin_token: str |
 
 def player_seat(game: GameState, token: str) -> int:
     """The seat `token` acts for in `game`: 403 for another game's token, else 401."""
-    claimed = token_game(token)
-    if claimed is not None and claimed != game.game_id:
-        raise Forbidden("This token is for another game.")
+    # A token of this very game, the usual case, is told without parsing its prefix
+    # as a UUID: 0.9 µs against 2.9 µs.
+    if not token.startswith(f"{game.game_id.hex}."):
+        claimed = token_game(token)
+        if claimed is not None and claimed != game.game_id:
+            raise Forbidden("This token is for another game.")
     seat = game.seat_of(token)
     if seat is None:
         raise Unauthorized("The token is not valid for this game.")

@@ -12,7 +12,7 @@ from service.domain.fairness import DealMode
 from service.domain.state import Table
 from service.game.clock import turn_deadline
 from service.game.events import GameEvent
-from service.game.tokens import token_matches
+from service.game.tokens import hash_matches, hash_token
 
 if TYPE_CHECKING:
     from service.game.aggregate import Game
@@ -102,9 +102,10 @@ class GameState:
     def seat_of(self, token: str) -> int | None:
         """The seat `token` acts for in this game, or None."""
         found: int | None = None
+        hashed = hash_token(token)  # once, not once per seat
         for seat, token_hash in enumerate(self.token_hashes):
             # Compare against every seat, so timing says nothing about which matched.
-            if token_hash is not None and token_matches(token, token_hash):
+            if token_hash is not None and hash_matches(hashed, token_hash):
                 found = seat
         return found
 

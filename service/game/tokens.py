@@ -61,9 +61,10 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
-def token_matches(token: str, token_hash: str) -> bool:
-    """Compare in constant time, so response timing tells nothing about the hash."""
-    return hmac.compare_digest(hash_token(token), token_hash)
+def hash_matches(hashed: str, token_hash: str) -> bool:
+    """Whether a token's hash (`hash_token`) is `token_hash`. Compared in constant
+    time, so response timing tells nothing about the hash."""
+    return hmac.compare_digest(hashed, token_hash)
 
 
 def new_seed() -> str:
