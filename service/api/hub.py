@@ -13,10 +13,11 @@ wires it), told of the events it saved.
 stream of the game in this process (each stream's `Listener`), so a game's
 new events are read once per process, not once per stream, and the streams
 share what they make of them (service/api/stream.py). Nothing runs for an
-idle stream: no task of the hub's, no read, no poll; its heartbeat is one
-timer on its own loop. A stream reads the store itself only to catch up: on
-opening, after a gap in what it was delivered (its delivery came before an
-earlier one), and when told to `LOOK`.
+idle stream: no task of the hub's, no read, no poll; its heartbeat is a place
+in a timer its loop shares among the streams due in the same tenth of a
+second. A stream reads the store itself only to catch up: on opening, after a
+gap in what it was delivered (its delivery came before an earlier one), and
+when told to `LOOK`.
 
 While the store is unavailable the watcher retries with growing pauses,
 logging once per outage, and tells every stream to `LOOK` meanwhile in case
@@ -42,8 +43,10 @@ import ctypes
 import ctypes.util
 import gc
 import logging
+import math
 import signal
 import threading
+import weakref
 from asyncio import events as asyncio_events
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
@@ -73,6 +76,8 @@ left to itself it may not run for a long time. Measured (`bench/abuse.py streams
 COLLECT_DELAY = 2.0
 _WATCH_RETRY_SECONDS = (1.0, 2.0, 5.0)
 """The watcher's pauses after the store failed, the last one repeated."""
+BEAT_GRAIN = 0.1
+"""Heartbeats due within the same tenth of a second share one timer (`_Beats`)."""
 MAX_PENDING = 1000
 """Deliveries a stream may have waiting (its client reads slowly) before they are
 replaced by one `LOOK`: it then reads what it missed from the store."""
@@ -133,20 +138,76 @@ class Delivery:
         return int(self.events[-1].originator_version)
 
 
+class _Beats:
+    """The heartbeat timers of one event loop's parked streams: one timer per
+    `BEAT_GRAIN` seconds in which some stream's heartbeat falls, not one per stream.
+    A timer of its own cost a stream 608 bytes (uvloop's handle, libuv's timer, the
+    bound method), measured; a place in a shared tick's set costs a few dozen."""
+
+    # Not the loop: `_BEATS` is keyed by it weakly, and a value holding its key
+    # would keep both for ever.
+    __slots__ = ("_due",)
+
+    def __init__(self) -> None:
+        self._due: dict[int, set[Listener]] = {}
+
+    def add(self, listener: Listener, timeout: float) -> int:
+        """Wake `listener` `timeout` seconds from now (or up to a grain later), on its
+        loop; its tick."""
+        loop = listener.loop
+        tick = math.ceil((loop.time() + timeout) / BEAT_GRAIN)
+        due = self._due.get(tick)
+        if due is None:
+            due = self._due[tick] = set()
+            loop.call_at(tick * BEAT_GRAIN, self._ring, tick)
+        due.add(listener)
+        return tick
+
+    def remove(self, listener: Listener, tick: int) -> None:
+        due = self._due.get(tick)
+        if due is not None:
+            due.discard(listener)
+
+    def _ring(self, tick: int) -> None:
+        for listener in self._due.pop(tick, ()):
+            listener._resolve()
+
+
+_BEATS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Beats] = weakref.WeakKeyDictionary()
+"""Each event loop's `_Beats` (a process serves from one loop per worker; tests make many)."""
+
+
+def _beats_of(loop: asyncio.AbstractEventLoop) -> _Beats:
+    beats = _BEATS.get(loop)
+    if beats is None:
+        beats = _BEATS[loop] = _Beats()
+    return beats
+
+
 class Listener:
     """One stream's inbox: what its game's channel delivered, on the loop serving it.
 
     Costs nothing while nothing arrives: no task, no thread, no read; `park` leaves
-    the stream on one future with one timer (its heartbeat)."""
+    the stream on one future and a place in its loop's heartbeat tick (`_Beats`)."""
 
-    __slots__ = ("_items", "_timer", "_waiter", "_woken_by_items", "game_id", "hung_up", "loop")
+    __slots__ = (
+        "_beats",
+        "_items",
+        "_tick",
+        "_waiter",
+        "_woken_by_items",
+        "game_id",
+        "hung_up",
+        "loop",
+    )
 
     def __init__(self, game_id: UUID) -> None:
         self.game_id = game_id
         self.loop = asyncio.get_running_loop()
+        self._beats = _beats_of(self.loop)
         self._items: list[Delivery | Look] = []
         self._waiter: asyncio.Future[None] | None = None
-        self._timer: asyncio.TimerHandle | None = None
+        self._tick: int | None = None
         self._woken_by_items = True
         self.hung_up = False
         """The client went away (or the server is ending the stream)."""
@@ -189,16 +250,16 @@ class Listener:
         self._resolve()
         waiter = self._waiter = self.loop.create_future()
         self._woken_by_items = woken_by_items
-        self._timer = self.loop.call_later(timeout, self._resolve)
+        self._tick = self._beats.add(self, timeout)
         return waiter
 
     def _resolve(self) -> None:
-        """Wake the stream if it is parked, and drop the future and timer."""
-        waiter, timer = self._waiter, self._timer
-        self._waiter = self._timer = None
+        """Wake the stream if it is parked, and leave its future and heartbeat tick."""
+        waiter, tick = self._waiter, self._tick
+        self._waiter = self._tick = None
         self._woken_by_items = True
-        if timer is not None:
-            timer.cancel()
+        if tick is not None:
+            self._beats.remove(self, tick)
         if waiter is not None and not waiter.done():
             waiter.set_result(None)
 
