@@ -22,7 +22,11 @@ another checkout's code) and measures, in order:
    stream received it (p50, p99, the worst; missed deliveries are counted);
 4. every stream closed, and the RSS `--settle` seconds later; with `--rounds N`,
    the same streams opened and closed N-1 times more, RSS each time (memory a
-   round leaves is used again by the next, not added to).
+   round leaves is used again by the next, not added to);
+5. the memory floor (`--no-bare` skips it): as many streams on a bare uvicorn
+   with the same loop and parser and nothing of the service
+   (bench/bare_stream.py), its RSS open and after closing: what the server
+   stack alone costs a connection.
 
 Only the server process's CPU is counted (from /proc: the bench's own client
 runs on the same cores; its CPU is printed apart). The default heartbeat is the
@@ -53,7 +57,7 @@ from bench.load.clients import Connection
 from bench.load.cpu import tree_cpu
 from bench.load.stats import Latency
 from tests.offered import offered_actions
-from tests.servers import Replica, rummy_serve
+from tests.servers import Replica, clean_environment, free_port, rummy_serve
 
 OPEN_BATCH = 250
 """Streams opened at once (the server's accept queue holds 2048)."""
@@ -75,6 +79,7 @@ class Options:
     seed: int
     server_env: list[str]
     rounds: int
+    bare: bool
 
 
 def rss_mb(pid: int) -> float:
@@ -375,6 +380,46 @@ async def bench(server: Replica, options: Options) -> None:
         )
 
 
+async def bare_floor(port: int, pid: int, count: int, settle: float) -> tuple[float, float]:
+    """`count` streams on the bare server (bench/bare_stream.py): the RSS they add, in
+    MB, and the share of it still held `settle` seconds after they closed."""
+    idle = rss_mb(pid)
+    streams: list[StreamClient] = []
+    for start in range(0, count, OPEN_BATCH):
+        batch = range(start, min(count, start + OPEN_BATCH))
+        streams += await asyncio.gather(
+            *(open_stream(port, f"/games/{index}/stream", None, False) for index in batch)
+        )
+    await asyncio.sleep(2)
+    opened = rss_mb(pid)
+    for stream in streams:
+        stream.close()
+    await asyncio.sleep(settle)
+    closed = rss_mb(pid)
+    print(
+        f"server floor (same run): bare uvicorn (bench/bare_stream.py), RSS {idle:.0f} MB; "
+        f"{count} streams +{opened - idle:.0f} MB ({(opened - idle) * 1024 / count:.1f} KB a "
+        f"stream); closed, {settle:g} s later: {100 * (closed - idle) / idle:+.1f}% of its idle RSS"
+    )
+    return opened - idle, closed - idle
+
+
+@contextlib.contextmanager
+def bare_server() -> Iterator[Replica]:
+    port = free_port()
+    command = [sys.executable, "-m", "uvicorn", "bench.bare_stream:app", "--port", str(port)]
+    command += ["--loop", "uvloop", "--http", "httptools", "--lifespan", "off"]
+    command += ["--no-access-log", "--log-level", "warning"]
+    env = {**clean_environment(), "RUMMY_HOST": "127.0.0.1", "RUMMY_PORT": str(port)}
+    bare = Replica("bare uvicorn", env, command=command, cwd=Path(__file__).parent.parent)
+    bare.start()
+    try:
+        bare.wait_ready()
+        yield bare
+    finally:
+        bare.stop()
+
+
 def raise_file_limit(streams: int) -> None:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft < hard:
@@ -424,6 +469,12 @@ def parse_args(argv: Sequence[str] | None) -> Options:
     parser.add_argument(
         "--server-env", action="append", default=[], metavar="NAME=VALUE", help="for the server"
     )
+    parser.add_argument(
+        "--no-bare",
+        dest="bare",
+        action="store_false",
+        help="skip the memory floor: the same streams on a bare uvicorn",
+    )
     args = parser.parse_args(argv)
     if args.streams < 1 or args.per_game < 1 or args.live < 1 or args.seconds <= 0:
         parser.error("--streams, --per-game, --live and --seconds must be positive")
@@ -441,6 +492,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ):
         print(f"server pid {running.pid}, {os.cpu_count()} cores")
         asyncio.run(bench(running, options))
+    if options.bare:
+        with bare_server() as bare:
+            asyncio.run(bare_floor(bare.port, bare.pid, options.streams, options.settle))
     return 0
 
 
