@@ -39,7 +39,8 @@ goes through litestar's request chain; its body runs after the chain has
 returned (`StreamHandOff`), so an open stream keeps nothing of litestar's
 request, handler or middlewares: a third less memory again. A stream is
 one task, waiting on its `Listener`; the client's disconnect is one
-`receive` call waiting beside it. Streams end cleanly when the client goes,
+`receive` call waiting beside it, stepped from its future's callback
+(`_Disconnect`), not a task. Streams end cleanly when the client goes,
 and when the server shuts down (the hub ends them). Past the hub's cap on
 open streams, a stream is refused (503 `too_many_streams`).
 """
@@ -47,7 +48,7 @@ open streams, a stream is refused (503 `too_many_streams`).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable
+from collections.abc import Generator, Iterable
 from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Annotated, Any, cast
@@ -192,7 +193,7 @@ class _Stream(ASGIResponse):
         self.metrics.stream_opened()
         try:
             listener = hub.listen(self.game_id)
-            gone = asyncio.ensure_future(_disconnected(receive, listener))
+            gone = _Disconnect(receive, listener)
             try:
                 opening = f": events of game {self.game_id}\r\nretry: {RETRY_MS}\r\n\r\n"
                 await _write(send, opening.encode())
@@ -206,7 +207,7 @@ class _Stream(ASGIResponse):
                             continue
                     ended = await self._take(send, listener)
             finally:
-                gone.cancel()
+                gone.close()
                 hub.channels.leave(listener)
             # The end of the body (the server drops it if the client is gone).
             await send({"type": "http.response.body", "body": b"", "more_body": False})
@@ -345,11 +346,52 @@ async def _write(send: Send, body: bytes) -> None:
     await send({"type": "http.response.body", "body": body, "more_body": True})
 
 
-async def _disconnected(receive: Receive, listener: Listener) -> None:
-    """Hang up once the client goes (or the response is complete)."""
-    while (await receive())["type"] != "http.disconnect":
-        pass
-    listener.hang_up()
+class _Disconnect:
+    """Hangs `listener` up once the client goes (or the response is complete), without
+    a task of its own.
+
+    A task waiting on `receive` beside each open stream cost ~1 KB (the task, its
+    entry in asyncio's set of tasks, its coroutine; measured with `tracemalloc`,
+    docs/performance.md): this takes `receive`'s steps itself, as a task would, from
+    the done-callback of the future each step waits on. For a bodyless request the
+    first `receive` answers at once; the next waits until the client goes."""
+
+    __slots__ = ("_listener", "_receive", "_steps")
+
+    def __init__(self, receive: Receive, listener: Listener) -> None:
+        self._receive = receive
+        self._listener = listener
+        self._steps: Generator[Any, None, Any] | None = None
+        self._step(None)
+
+    def _step(self, _done: object) -> None:
+        while not self._listener.hung_up:
+            steps = self._steps
+            if steps is None:
+                steps = self._steps = self._receive().__await__()
+            try:
+                waiting = steps.send(None)
+            except StopIteration as received:
+                self._steps = None
+                if received.value["type"] != "http.disconnect":
+                    continue  # a body's piece (none for a stream's GET): read on
+            except (Exception, asyncio.CancelledError):
+                self._steps = None  # the connection is no use any more
+            else:
+                if waiting is None:  # a bare `yield`: step again on the next turn
+                    self._listener.loop.call_soon(self._step, None)
+                else:  # a future: step again once it is done (what a task does)
+                    waiting._asyncio_future_blocking = False
+                    waiting.add_done_callback(self._step)
+                return
+            self._listener.hang_up()
+            return
+
+    def close(self) -> None:
+        """Stop watching: the waiting `receive` is closed (it stops waiting)."""
+        steps, self._steps = self._steps, None
+        if steps is not None:
+            steps.close()
 
 
 class LiveStream(Response[None]):

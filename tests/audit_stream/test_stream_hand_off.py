@@ -1,11 +1,14 @@
-"""`StreamHandOff`: a live stream's body runs after litestar's request chain returns."""
+"""`StreamHandOff`: a live stream's body runs after litestar's request chain returns;
+`_Disconnect`: its client's disconnect watched without a task."""
 
 from __future__ import annotations
 
 import asyncio
+import uuid
 from typing import Any
 
-from service.api.stream import LIVE, StreamHandOff
+from service.api.hub import Listener
+from service.api.stream import LIVE, StreamHandOff, _Disconnect
 
 
 async def _receive() -> dict[str, Any]:
@@ -75,3 +78,64 @@ def test_lifespan_passes_through_untouched() -> None:
     scope: dict[str, Any] = {"type": "lifespan"}
     asyncio.run(StreamHandOff(app)(scope, _receive, _send))  # type: ignore[arg-type]
     assert seen == [{"type": "lifespan"}]
+
+
+class _Client:
+    """uvicorn's `receive` as far as a stream sees it: the request at once, then a
+    wait on an event until the client goes."""
+
+    def __init__(self) -> None:
+        self.gone = asyncio.Event()
+        self.requests = 0
+
+    async def receive(self) -> dict[str, Any]:
+        if self.requests == 0:
+            self.requests += 1
+            return {"type": "http.request", "body": b"", "more_body": False}
+        await self.gone.wait()
+        return {"type": "http.disconnect"}
+
+
+def test_the_disconnect_is_watched_without_a_task() -> None:
+    async def test() -> None:
+        client = _Client()
+        listener = Listener(uuid.uuid4())
+        tasks = len(asyncio.all_tasks())
+        watch = _Disconnect(client.receive, listener)  # type: ignore[arg-type]
+        await asyncio.sleep(0.01)
+        assert len(asyncio.all_tasks()) == tasks, "no task of its own"
+        assert not listener.hung_up
+        assert len(client.gone._waiters) == 1, "one receive waits"
+        client.gone.set()
+        await asyncio.wait_for(listener.park(5), 1)
+        assert listener.hung_up
+        watch.close()
+
+    asyncio.run(test())
+
+
+def test_closing_the_watch_stops_the_waiting_receive() -> None:
+    async def test() -> None:
+        client = _Client()
+        listener = Listener(uuid.uuid4())
+        watch = _Disconnect(client.receive, listener)  # type: ignore[arg-type]
+        await asyncio.sleep(0.01)
+        watch.close()
+        assert not client.gone._waiters, "the receive stopped waiting"
+        client.gone.set()
+        await asyncio.sleep(0.01)
+        assert not listener.hung_up, "a closed watch hangs nothing up"
+
+    asyncio.run(test())
+
+
+def test_a_failing_receive_hangs_up() -> None:
+    async def test() -> None:
+        async def broken() -> dict[str, Any]:
+            raise ConnectionError("gone")
+
+        listener = Listener(uuid.uuid4())
+        _Disconnect(broken, listener)  # type: ignore[arg-type]
+        assert listener.hung_up
+
+    asyncio.run(test())
