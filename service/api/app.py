@@ -31,7 +31,7 @@ from service.api.openapi import finish_openapi
 from service.api.ops import cors_config, logging_config
 from service.api.problem_pages import ProblemPagesController
 from service.api.queries import strict_query
-from service.api.stream import StreamController, StreamHandOff
+from service.api.stream import StreamController, StreamHandOff, StreamParts
 from service.api.throttle import Throttle
 from service.api.tickets import StreamTicketsController
 from service.api.timeouts import BodyDeadline
@@ -76,6 +76,7 @@ def create_app(
         starting.append(sender.start)
         stopping.insert(0, sender.close)
     readiness = Readiness(games, settings.ready_timeout)
+    stream_parts = StreamParts(services, hub, metrics)
     app = Litestar(
         route_handlers=[
             GamesController,
@@ -93,9 +94,9 @@ def create_app(
         ],
         dependencies={
             "services": Provide(lambda: services, sync_to_thread=False),
-            "hub": Provide(lambda: hub, sync_to_thread=False),
             "metrics": Provide(lambda: metrics, sync_to_thread=False),
             "readiness": Provide(lambda: readiness, sync_to_thread=False),
+            "stream_parts": Provide(lambda: stream_parts, sync_to_thread=False),
         },
         before_request=check_request,
         state=State({"throttle": throttle}),

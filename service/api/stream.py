@@ -431,6 +431,17 @@ _EXAMPLE_STREAM = (
 )
 
 
+@dataclass(frozen=True, slots=True)
+class StreamParts:
+    """What a stream is made with, given to its handler as one dependency: litestar
+    resolves several in an anyio task group, a task each, on every opening, and anyio
+    then keeps an entry for the request's task as long as the stream is open."""
+
+    services: Services
+    hub: EventHub
+    metrics: Metrics
+
+
 class StreamController(Controller):
     path = "/games"
     tags = ["games"]  # noqa: RUF012 - litestar reads it as a class attribute
@@ -473,9 +484,7 @@ class StreamController(Controller):
     )
     async def stream_events(
         self,
-        services: NamedDependency[Services],
-        hub: NamedDependency[EventHub],
-        metrics: NamedDependency[Metrics],
+        stream_parts: NamedDependency[StreamParts],
         game_id: FromPath[UUID],
         after: Annotated[
             int,
@@ -517,6 +526,8 @@ class StreamController(Controller):
         ] = False,
         authorization: Authorization = None,
     ) -> Response[Any]:
+        services = stream_parts.services
+
         def work() -> Response[Any]:
             start = convert.stream_start(after, last_event_id)
             state = services.games.state(game_id)
@@ -529,15 +540,13 @@ class StreamController(Controller):
             )
             if state.table.finished and start >= state.version:
                 return Response(content=None, status_code=204)
-            return _open(services, hub, metrics, state, viewer, start, with_view=view)
+            return _open(stream_parts, state, viewer, start, with_view=view)
 
         return await services.run(work, heavy=services.rebuilds(game_id))
 
 
 def _open(
-    services: Services,
-    hub: EventHub,
-    metrics: Metrics,
+    parts: StreamParts,
     state: GameState,
     viewer: Viewer,
     after: int,
@@ -546,6 +555,7 @@ def _open(
 ) -> LiveStream:
     """The stream of `state`'s game after version `after`, holding one of the hub's
     places (503 when none is left). It keeps what its views need, not the state."""
+    services, hub, metrics = parts.services, parts.hub, parts.metrics
     hub.start()
     place = hub.take_place()
     stream = _Stream(
