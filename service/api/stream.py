@@ -356,16 +356,18 @@ class _Disconnect:
     the done-callback of the future each step waits on. For a bodyless request the
     first `receive` answers at once; the next waits until the client goes."""
 
-    __slots__ = ("_listener", "_receive", "_steps")
+    __slots__ = ("_closed", "_listener", "_receive", "_steps")
 
     def __init__(self, receive: Receive, listener: Listener) -> None:
         self._receive = receive
         self._listener = listener
         self._steps: Generator[Any, None, Any] | None = None
+        self._closed = False
         self._step(None)
 
     def _step(self, _done: object) -> None:
-        while not self._listener.hung_up:
+        # Closed: a step already scheduled (its future done just before) starts nothing.
+        while not (self._closed or self._listener.hung_up):
             steps = self._steps
             if steps is None:
                 steps = self._steps = self._receive().__await__()
@@ -389,6 +391,7 @@ class _Disconnect:
 
     def close(self) -> None:
         """Stop watching: the waiting `receive` is closed (it stops waiting)."""
+        self._closed = True
         steps, self._steps = self._steps, None
         if steps is not None:
             steps.close()

@@ -139,3 +139,18 @@ def test_a_failing_receive_hangs_up() -> None:
         assert listener.hung_up
 
     asyncio.run(test())
+
+
+def test_a_step_due_when_the_watch_closes_starts_nothing() -> None:
+    async def test() -> None:
+        client = _Client()
+        listener = Listener(uuid.uuid4())
+        watch = _Disconnect(client.receive, listener)  # type: ignore[arg-type]
+        await asyncio.sleep(0.01)
+        client.gone.set()  # the waiting future is done: its callback is due
+        watch.close()  # before the loop runs it
+        await asyncio.sleep(0.01)
+        assert not listener.hung_up, "no new receive was started after closing"
+        assert not client.gone._waiters
+
+    asyncio.run(test())
