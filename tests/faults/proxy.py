@@ -91,6 +91,9 @@ class FaultProxy:
         self._serving: set[asyncio.Task[None]] = set()
         self._held: set[asyncio.StreamWriter] = set()
         self._holding = False
+        self._cuts = 0
+        """How many times every link was cut: a link still connecting upstream then
+        was not among them, and must not forward once connected."""
         self._pattern: bytes | None = None
         self._every = 0
         self._matched = 0
@@ -165,6 +168,7 @@ class FaultProxy:
             await asyncio.wait(self._serving, timeout=5)
 
     async def _cut(self) -> None:
+        self._cuts += 1
         for link in list(self._links):
             link.reset()
         self._links.clear()
@@ -195,10 +199,22 @@ class FaultProxy:
         assert task is not None
         self._serving.add(task)
         link = _Link(client=writer)
+        cuts = self._cuts
         try:
             upstream_reader, link.server = await asyncio.open_connection(*self.upstream)
         except OSError:
             _reset(writer)
+            self._serving.discard(task)
+            return
+        if self._cuts != cuts:
+            # Cut (blackholed or down) while this link was connecting upstream: it
+            # was not in `_links` then, and forwarding now would let a query through
+            # (a flaky `/ready` 200 during a blackhole, seen in CI).
+            _reset(link.server)
+            if self._holding:
+                self._held.add(writer)
+            else:
+                _reset(writer)
             self._serving.discard(task)
             return
         self._links.add(link)
