@@ -57,7 +57,7 @@ from bench.load.clients import Connection
 from bench.load.cpu import tree_cpu
 from bench.load.stats import Latency
 from tests.offered import offered_actions
-from tests.servers import Replica, clean_environment, free_port, rummy_serve
+from tests.servers import Replica, clean_environment, free_port, ready, rummy_serve
 
 OPEN_BATCH = 250
 """Streams opened at once (the server's accept queue holds 2048)."""
@@ -412,12 +412,8 @@ def bare_server() -> Iterator[Replica]:
     command += ["--no-access-log", "--log-level", "warning"]
     env = {**clean_environment(), "RUMMY_HOST": "127.0.0.1", "RUMMY_PORT": str(port)}
     bare = Replica("bare uvicorn", env, command=command, cwd=Path(__file__).parent.parent)
-    bare.start()
-    try:
-        bare.wait_ready()
+    with ready(bare):
         yield bare
-    finally:
-        bare.stop()
 
 
 def raise_file_limit(streams: int) -> None:

@@ -260,12 +260,19 @@ def rummy_serve(env: Mapping[str, str], code: Path | None = None) -> Iterator[Re
         command=command,
         cwd=code,  # `-m` looks in the working directory first
     )
-    served.start()
-    try:
-        served.wait_ready()
+    with ready(served):
         yield served
+
+
+@contextmanager
+def ready(replica: Replica) -> Iterator[Replica]:
+    """`replica` started and ready for the block, stopped afterwards."""
+    replica.start()
+    try:
+        replica.wait_ready()
+        yield replica
     finally:
-        served.stop()
+        replica.stop()
 
 
 @contextmanager

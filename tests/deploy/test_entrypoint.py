@@ -17,7 +17,7 @@ import pytest
 
 from tests.deploy.dockerfile import exec_form, image_env, instructions, one
 from tests.postgres import fresh_schema, service_environment
-from tests.servers import Replica, clean_environment, free_port
+from tests.servers import Replica, clean_environment, free_port, ready
 
 SHUTDOWN_TIMEOUT = 3
 """RUMMY_SHUTDOWN_TIMEOUT for these runs (the image's is longer)."""
@@ -45,13 +45,8 @@ def _image_command(tmp_path: Path, **overrides: str) -> tuple[list[str], dict[st
 def started(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Replica]:
     overrides: dict[str, str] = getattr(request, "param", {})
     command, env = _image_command(tmp_path, **overrides)
-    replica = Replica("image", env, tmp_path / "server.log", command=command)
-    replica.start()
-    try:
-        replica.wait_ready()
+    with ready(Replica("image", env, tmp_path / "server.log", command=command)) as replica:
         yield replica
-    finally:
-        replica.stop()
 
 
 def _stops_cleanly(replica: Replica, limit: float) -> float:

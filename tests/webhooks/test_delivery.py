@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
@@ -22,8 +22,7 @@ import httpx
 import pytest
 
 from tests.postgres import fresh_schema, service_environment
-from tests.rates import NO_RATE_LIMITS_ENV
-from tests.servers import Replica, clean_environment, free_port
+from tests.servers import Replica, rummy_serve
 from tests.webhooks.receiver import Receiver, receiving
 
 ADMIN_TOKEN = "webhooks-admin-token-0123456789"
@@ -56,27 +55,10 @@ def flaky(n: int) -> tuple[int, float]:
     return 204, 0.0
 
 
-@contextmanager
-def service(store_env: dict[str, str]) -> Iterator[Replica]:
+def service(store_env: dict[str, str]) -> AbstractContextManager[Replica]:
     """A ready `rummy serve` on `store_env`'s store with `SENDER_ENV` (which
     `store_env` may override)."""
-    replica = Replica(
-        "rummy serve",
-        {
-            **clean_environment(),
-            **NO_RATE_LIMITS_ENV,
-            **SENDER_ENV,
-            **store_env,
-            "RUMMY_HOST": "127.0.0.1",
-            "RUMMY_PORT": str(free_port()),
-        },
-    )
-    replica.start()
-    try:
-        replica.wait_ready()
-        yield replica
-    finally:
-        replica.stop()
+    return rummy_serve({**SENDER_ENV, **store_env})
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
