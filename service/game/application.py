@@ -13,11 +13,7 @@ from functools import partial
 from typing import Protocol, cast
 from uuid import UUID, uuid4
 
-from eventsourcing.persistence import (
-    ApplicationRecorder,
-    StoredEvent,
-    Subscription,
-)
+from eventsourcing.persistence import ApplicationRecorder, StoredEvent, Subscription
 
 from service.domain.actions import Action
 from service.domain.errors import IllegalMove, InvalidSeating, SeatLeft
