@@ -13,10 +13,10 @@ a realistic size at a time to games of its own, for `--append-seconds`:
   replicas in the same transaction: the best a store sharded over several
   tables of one database could do, each shard under a lock of its own
   (PostgreSQL serialises the commits of notifying transactions per database).
-- **locked recorder (before 1.0.0)**: `tests/game/locked_recorder.py`, every
+- **locked recorder (before 1.0.0)**: `tests/store/locked_recorder.py`, every
   append under the table's `EXCLUSIVE` lock, with its `NOTIFY`.
 - **transaction-order recorder (the service)**:
-  `service.game.postgres.TransactionOrderRecorder`, positions from the
+  `service.store.postgres.TransactionOrderRecorder`, positions from the
   transaction id, the `NOTIFY` sent after the append.
 
 The recorders are called directly (`insert_events`), through the
@@ -48,8 +48,8 @@ from psycopg import sql
 
 from service.bootstrap import open_games
 from service.config import Settings
-from tests.game.locked_recorder import LockedInsertRecorder
 from tests.postgres import conninfo, new_schema, server_settings
+from tests.store.locked_recorder import LockedInsertRecorder
 
 STATE = (
     b'{"seat":1,"request":{"seat":1,"key":null,"digest":null},"command_id":"3f9c2a7e51b04d6c",'

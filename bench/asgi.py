@@ -239,7 +239,7 @@ async def play_game(
     while made < actions_left:
         await driver.floors()
         view = _view(await driver.request("view", "GET", path, token=tokens[seat]))
-        if view.status == "finished":
+        if view.status in ("finished", "aborted"):
             break
         if view.turn is not None and view.turn != seat:  # before the first move only
             seat = view.turn
@@ -250,7 +250,7 @@ async def play_game(
             await driver.request("action", "POST", f"{path}/actions", move, tokens[seat], key)
         )
         made += 1
-        if after.status == "finished":
+        if after.status in ("finished", "aborted"):
             break
         seat = after.turn if after.turn is not None else seat
     return made

@@ -52,12 +52,12 @@ from psycopg import sql
 from bench.load.cpu import tree_cpu
 from bench.load.stats import Latency
 from service.bootstrap import clock_keeper, open_games
+from service.clocks.deadlines import DEADLINES
 from service.config import Settings, Store
 from service.domain.rules import RuleSet
 from service.game.application import RummyApplication
 from service.game.clock import turn_deadline
 from service.game.commands import NewGame, NewSeat
-from service.game.deadlines import DEADLINES
 from tests.postgres import conninfo, new_schema, service_environment
 from tests.rates import NO_RATE_LIMITS_ENV
 from tests.servers import Replica, clean_environment, running_replicas
@@ -197,7 +197,7 @@ def firing_rates(settings: Settings, count: int, takeover: int) -> tuple[float, 
     application's `time_out` called alone (the floor), and through the keeper
     (claim, `time_out`, the next deadline read and written)."""
     now = [datetime.now(UTC)]
-    games = open_games(settings, clock=lambda: now[0])
+    games = open_games(settings, now=lambda: now[0])
     try:
         rules = RuleSet.from_dict(
             {"deals": 1, "turn_seconds": SHORT_CLOCK, "timeouts_before_takeover": takeover}

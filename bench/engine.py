@@ -36,7 +36,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from service.domain import concealed, groupings, wilds
+from service.domain import concealed, wilds
 from service.domain.actions import (
     Action,
     Declare,
@@ -45,15 +45,18 @@ from service.domain.actions import (
     Knock,
     LayOff,
     Meld,
+    Pass,
     SubmitGroups,
     Swap,
 )
 from service.domain.cards import Card
 from service.domain.decks import SeededDecks
+from service.domain.indian import groupings
 from service.domain.legal import LegalMoves
 from service.domain.play import play, start
-from service.domain.rules import RuleSet, SwappedWild, Variant
-from service.domain.state import Table
+from service.domain.rule_values import SwappedWild, Variant
+from service.domain.rules import RuleSet
+from service.domain.state import Table, indian_of
 from service.domain.turns import legal_moves
 
 PLAY_CHANCE = 0.8
@@ -92,6 +95,8 @@ def random_action(table: Table, rng: random.Random) -> tuple[int, Sequence[Actio
     moves = legal_moves(table, seat)
     if table.rules.variant is Variant.INDIAN and not moves.draw:
         return seat, (_indian_play(table, seat, moves, rng),)
+    if moves.can_pass and rng.random() < 0.5:  # gin's upcard offer
+        return seat, (Pass(),)
     if moves.draw:
         return seat, (Draw(rng.choice(moves.draw)),)
     if moves.can_go_out:
@@ -122,14 +127,14 @@ def _indian_play(table: Table, seat: int, moves: LegalMoves, rng: random.Random)
     the show, the best groups. The search is part of what a served game costs."""
     hand = table.hand
     assert hand is not None, "a hand is in play"
-    assert hand.wild is not None, "an Indian deal has its wild rank"
+    wild = indian_of(hand).wild
     full_count = table.rules.full_count
     assert full_count is not None, "an Indian game"
     held = hand.hands[seat]
     if moves.can_submit:
-        return SubmitGroups(groupings.best_grouping(held, hand.wild, full_count).groups)
+        return SubmitGroups(groupings.best_grouping(held, wild, full_count).groups)
     taken = hand.taken
-    best = groupings.best_declaration(held, hand.wild, full_count, keep=taken)
+    best = groupings.best_declaration(held, wild, full_count, keep=taken)
     if best.valid:
         return Declare(best.finish, best.groups)
     return Discard(rng.choice(moves.discard))
@@ -141,12 +146,12 @@ def _holds_wild(cards: Sequence[Card], table: Table) -> bool:
 
 def play_game(rules: RuleSet, players: int, seed: str) -> tuple[int, int]:
     """One complete game from `seed`; returns (actions, hands)."""
-    table = Table(rules=rules, players=players, seated=[True] * players)
+    table = Table(rules=rules, seat_count=players, seated=[True] * players)
     decks = _decks(rules, players, seed)
     rng = random.Random(seed)
     start(table, decks)
     actions = 0
-    while not table.finished:
+    while not table.over:
         seat, request = random_action(table, rng)
         play(table, seat, request, decks)
         actions += len(request)
@@ -198,6 +203,8 @@ VARIANT_RULES: dict[str, dict[str, object]] = {
     "wrotham": {"variant": "wrotham"},
     "indian": {"variant": "indian"},
     "indian, pool 101": {"variant": "indian", "format": "pool_101"},
+    "gin": {"variant": "gin"},
+    "rummy500": {"variant": "rummy500"},
 }
 
 

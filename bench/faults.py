@@ -13,7 +13,11 @@ proxy on the way:
   out, its reply dropped and the connection reset;
 - `down N s`: every connection cut and new ones refused for `--outage`
   seconds, mid-load;
-- `restart`: every connection cut and new ones refused for 1 s, as a restart.
+- `restart`: every connection cut and new ones refused for 1 s, as a restart;
+- `frozen N s`: the database frozen (as by SIGSTOP) for `--outage` seconds,
+  mid-load: open connections stay open and carry nothing, new ones are
+  accepted and never answered; then it thaws and reads what was held back.
+  Its recovery is quoted against the `down` row of the same run.
 
 Every client is a tests/faults/ledger.py client (If-Match on every action,
 an Idempotency-Key if the row says keys): after the run its ledger is held
@@ -26,7 +30,7 @@ and the replies the proxy dropped. The baseline row is the floor: the same
 load with nothing broken, in the same run.
 
 `latency` times one view, one action and `/ready` twice with the database
-up (the floor) and down: with `--code DIR` the server runs the service's code
+up (the floor), down and frozen: with `--code DIR` the server runs the service's code
 from that checkout (e.g. the code before these changes), with the same
 settings, so the two can be compared.
 """
@@ -57,7 +61,7 @@ from tests.faults.service import GAME_EVENTS, direct
 from tests.postgres import new_schema, service_environment
 from tests.servers import Replica, rummy_serve
 
-ALL = ("baseline", "lost", "down", "restart", "latency")
+ALL = ("baseline", "lost", "down", "frozen", "restart", "latency")
 DRAW = {"type": "draw", "source": "stock"}
 
 
@@ -177,6 +181,17 @@ def down_for(outage: float, load: float) -> Callable[[FaultProxy], float]:
     return fault
 
 
+def frozen_for(outage: float, load: float) -> Callable[[FaultProxy], float]:
+    def fault(proxy: FaultProxy) -> float:
+        time.sleep(max(0.0, (load - outage) / 3))
+        proxy.freeze()
+        time.sleep(outage)
+        proxy.up()
+        return time.monotonic()
+
+    return fault
+
+
 def scenarios(options: Options, only: Sequence[str]) -> list[Row]:
     rows: list[Row] = []
     load = options.seconds
@@ -189,6 +204,9 @@ def scenarios(options: Options, only: Sequence[str]) -> list[Row]:
         if "down" in only:
             name = f"database down {options.outage:g} s"
             rows.append(run_load(options, name, keys, down_for(options.outage, load)))
+        if "frozen" in only:
+            name = f"database frozen {options.outage:g} s"
+            rows.append(run_load(options, name, keys, frozen_for(options.outage, load)))
         if "restart" in only:
             rows.append(run_load(options, "restart (down 1 s)", keys, down_for(1.0, load)))
     return rows
@@ -224,7 +242,7 @@ def print_table(rows: Sequence[Row]) -> None:
 
 
 def latency(options: Options) -> None:
-    """One view, one action and two /ready calls, with the database up, then down."""
+    """One view, one action and two /ready calls, with the database up, down, frozen."""
     label = str(options.code) if options.code else "this checkout"
     with (
         proxied_server(options) as (server, proxy, _),
@@ -242,9 +260,15 @@ def latency(options: Options) -> None:
             ("action", lambda: client.post(f"{path}/actions", json=DRAW, headers=seat_1)),
         ]
         print(f"latency, the server's code from {label}:")
-        for state in ("up", "down"):
+        for state in ("up", "down", "frozen"):
             if state == "down":
                 proxy.down()
+            elif state == "frozen":
+                proxy.up()
+                back = time.monotonic() + 30
+                while calls[1][1]().status_code != 200 and time.monotonic() < back:
+                    time.sleep(0.2)
+                proxy.freeze()
             for what, call in calls:
                 started = time.monotonic()
                 try:
@@ -252,7 +276,8 @@ def latency(options: Options) -> None:
                 except httpx.HTTPError as error:
                     answer = type(error).__name__
                 took = time.monotonic() - started
-                print(f"  database {state:<5}{what:<13}{answer:>5}{took * 1000:>11.1f} ms")
+                print(f"  database {state:<7}{what:<13}{answer:>5}{took * 1000:>11.1f} ms")
+        proxy.up()
 
 
 def main(argv: Sequence[str] | None = None) -> int:

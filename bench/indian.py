@@ -26,9 +26,10 @@ import time
 from collections.abc import Callable, Sequence
 from functools import partial
 
+from bench.timing import percentile
 from service.domain.cards import Card, Rank, pack
-from service.domain.groupings import best_declaration, best_grouping
-from service.domain.groups import card_points, judge, wild_rank_of
+from service.domain.indian.groupings import best_declaration, best_grouping
+from service.domain.indian.judge import card_points, judge, wild_rank_of
 
 FULL_COUNT = 80
 MOST_WILDS = 4
@@ -69,10 +70,6 @@ def timings(work: Callable[[], object], repeats: int) -> float:
         work()
         fastest = min(fastest, clock() - began)
     return fastest * 1e3
-
-
-def percentile(ordered: Sequence[float], share: float) -> float:
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
 def points(held: Sequence[Card], wild: Rank) -> int:

@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import argparse
 import random
-import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
+from bench.timing import percentile, timed
 from service.domain.cards import FULL_DECK, Card
 from service.domain.knock import arrange
-from service.domain.rules import Aces, RuleSet
+from service.domain.rule_values import Aces
+from service.domain.rules import RuleSet
 from service.domain.scoring import hand_value
 
 HAND = 11
@@ -40,22 +41,6 @@ def hands(count: int, seed: int) -> list[list[Card]]:
     return found
 
 
-def timings(
-    work: Callable[[list[Card], RuleSet], object], cases: Sequence[tuple[list[Card], RuleSet]]
-) -> list[float]:
-    spent = []
-    clock = time.perf_counter
-    for cards, rules in cases:
-        began = clock()
-        work(cards, rules)
-        spent.append((clock() - began) * 1e6)
-    return sorted(spent)
-
-
-def percentile(ordered: Sequence[float], share: float) -> float:
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--hands", type=int, default=20000)
@@ -66,9 +51,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         (cards, rule_sets[number % len(rule_sets)])
         for number, cards in enumerate(hands(args.hands, args.seed))
     ]
-    timings(arrange, cases[:500])  # warm up
-    count = timings(arrange, cases)
-    floor = timings(hand_value, cases)
+    timed(arrange, cases[:500])  # warm up
+    count = timed(arrange, cases)
+    floor = timed(hand_value, cases)
     p99 = percentile(count, 0.99)
     floor_p99 = percentile(floor, 0.99)
     print(

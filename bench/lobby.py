@@ -14,7 +14,7 @@ serve` does (service/bootstrap.py) and:
    seats, one named player in a third of them, every tenth a knock game), then
    times the first `GET /lobby`, which reads their creations into the lobby
    (the catch-up a fresh store pays once; one listing reads at most 10,000,
-   `MAX_BATCHES` x `BATCH` of service/game/lobby_store.py);
+   `MAX_BATCHES` x `BATCH` of service/store/lobby_store.py);
 2. times, `--repeat` times each and interleaved, through litestar's test client:
    `GET /health` (the floor: the cheapest request of the same app, measured the
    same way in the same run), the first page (`limit=20`), a page deep in the

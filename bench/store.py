@@ -20,7 +20,7 @@ For each store, in this one process:
   replaced and against plain psycopg inserts (the floor), on the same
   database in the same run.
 - **rebuilding a game of `--events` events** (a game played until it has
-  that many, with a target no game reaches first):
+  that many, with a target of 1000, which a game seldom reaches first):
   *cold*: a fresh application without a cache reads and replays every event
   (also split into reading+decoding and replaying); *snapshot*: from a
   snapshot at the last version, and at the last multiple of 100 (then up to
@@ -74,14 +74,17 @@ from service.domain.rules import RuleSet
 from service.domain.state import HandState, Phase, Table
 from service.game.application import RummyApplication
 from service.game.commands import NewGame, NewSeat
-from tests.game.locked_recorder import LockedInsertRecorder
 from tests.postgres import new_schema, server_settings
+from tests.store.locked_recorder import LockedInsertRecorder
 
 NO_CACHE = {"AGGREGATE_CACHE_MAXSIZE": ""}
 """An empty size turns the library's aggregate cache off."""
 
-ENDLESS = RuleSet(target=100_000)
-"""So the rebuild game reaches its number of events before it ends."""
+ENDLESS = RuleSet(target=1000)
+"""So the rebuild game reaches its number of events before it ends: the highest
+target a new game may have (docs/rules.md "Caps"), some 5,000 events of play at two
+seats. Built directly, it has no `max_hands` or `max_events`, as a game stored
+before the caps."""
 
 
 # --- measuring ----------------------------------------------------------------
@@ -143,7 +146,7 @@ def play_games(games: RummyApplication, actions: int, seed: str) -> tuple[int, f
         game_id = games.create_game(
             NewGame(seats=[NewSeat("a"), NewSeat("b")], seed=game_seed)
         ).game_id
-        table = Table(rules=RuleSet(), players=2, seated=[True, True])
+        table = Table(rules=RuleSet(), seat_count=2, seated=[True, True])
         decks = SeededDecks(seed=game_seed, client_seeds=("", ""))
         start(table, decks)
         while done < actions and not table.finished:
@@ -316,7 +319,7 @@ class SnapshottingRummy(RummyApplication):
 
 LIBRARY_RECORDER = {"APPLICATION_RECORDER_TOPIC": get_topic(PostgresApplicationRecorder)}
 """Several round trips per append under the table lock; the service uses
-`service.game.postgres.TransactionOrderRecorder`, one statement and no lock."""
+`service.store.postgres.TransactionOrderRecorder`, one statement and no lock."""
 LOCKED_RECORDER = {"APPLICATION_RECORDER_TOPIC": get_topic(LockedInsertRecorder)}
 """The service's recorder before 1.0.0: one statement under the table lock."""
 

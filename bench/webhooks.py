@@ -5,6 +5,7 @@ Run it as a module from the project root:
     uv run python -m bench.webhooks                     # SQLite, 1,000 games, ~1 minute
     uv run python -m bench.webhooks --postgres          # the local PostgreSQL server
     uv run python -m bench.webhooks --games 200 --seconds 10
+    uv run python -m bench.webhooks --stalled 6         # isolation, ~1 minute
 
 It starts a receiver on 127.0.0.1 (tests/webhooks/receiver.py: a threaded HTTP
 server that verifies every signature with standardwebhooks, as a platform
@@ -27,6 +28,17 @@ would) and measures, in order:
 Events of one endpoint go one at a time in feed order (docs/webhooks.md), so
 the throughput is bounded by one round trip per event plus one write of the
 endpoint's position.
+
+`--stalled N` measures instead how much endpoints whose receivers never answer
+delay a healthy one: on a service with `--games` (take 20) games and one
+healthy endpoint, one player plays `--rate` turns a second (take 5) for
+`--seconds`, first with nothing else registered (the floor, the same run),
+then with N more endpoints whose receivers accept each request and never
+answer (each attempt waits for `RUMMY_WEBHOOK_TIMEOUT`, then backs off and
+comes back); the lag of the healthy endpoint's deliveries in each phase (every
+event of the phase, waiting until the endpoint caught up). It
+runs twice: with the default `RUMMY_WEBHOOK_SENDERS` and with 2 (as many
+endpoints at once as the two sender threads before issue 26 delivered).
 """
 
 from __future__ import annotations
@@ -159,6 +171,50 @@ def arrival_lags(receiver: Receiver, path: str, since: float) -> list[float]:
     return lags
 
 
+def stalled_case(options: argparse.Namespace, senders: str | None) -> None:
+    """The healthy endpoint's lag alone, then beside `options.stalled` silent ones."""
+    stalled = tuple(f"/stalled-{n}" for n in range(options.stalled))
+    receiver = Receiver(stall=frozenset(stalled))
+    extra = {"RUMMY_WEBHOOK_SENDERS": senders} if senders else {}
+    label = f"RUMMY_WEBHOOK_SENDERS={senders}" if senders else "default RUMMY_WEBHOOK_SENDERS"
+    with ExitStack() as stack:
+        stack.enter_context(receiving(receiver))
+        env = stack.enter_context(store(options.postgres))
+        served = stack.enter_context(
+            rummy_serve({**env, "RUMMY_ADMIN_TOKEN": ADMIN_TOKEN, **extra})
+        )
+        client = stack.enter_context(httpx.Client(base_url=served.url, timeout=30))
+        games = new_games(client, options.games)
+        healthy = register(client, receiver, "/healthy")
+        for phase in ("none stalled (floor)", f"{len(stalled)} stalled"):
+            if stalled and phase != "none stalled (floor)":
+                for path in stalled:
+                    register(client, receiver, path)
+            stop = threading.Event()
+            pause = 1 / options.rate if options.rate else 0.0
+            thread = threading.Thread(target=player, args=(served.url, games, stop, [0], pause))
+            since = time.time()
+            thread.start()
+            time.sleep(options.seconds)
+            stop.set()
+            thread.join()
+            caught_up = wait_caught_up(client, healthy, last_position(client), 300)
+            lags = Latency.of(arrival_lags(receiver, "/healthy", since))
+            print(
+                f"{label}, {phase}: healthy endpoint lag p50 {lags.p50:.1f} ms, "
+                f"p95 {lags.p95:.1f} ms, p99 {lags.p99:.1f} ms, worst {lags.worst:.1f} ms "
+                f"({lags.count} events, caught up {caught_up:.1f} s after play stopped); "
+                f"stalled requests so far {sum(len(receiver.of(path)) for path in stalled)}"
+            )
+
+
+def register(client: httpx.Client, receiver: Receiver, path: str) -> str:
+    created = client.post("/webhooks", json={"url": f"{receiver.url}{path}"}, headers=ADMIN)
+    created.raise_for_status()
+    receiver.secrets[path] = created.json()["secret"]
+    return str(created.json()["id"])
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.webhooks", description=__doc__)
     parser.add_argument("--games", type=int, default=1000, help="active games (1000)")
@@ -169,7 +225,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--floor-seconds", type=float, default=3.0, help="the floor's run (3)")
     parser.add_argument("--postgres", action="store_true", help="PostgreSQL, not SQLite")
+    parser.add_argument(
+        "--stalled", type=int, default=0, help="measure isolation from N silent endpoints instead"
+    )
     options = parser.parse_args(argv)
+    if options.stalled:
+        for senders in (None, "2"):
+            stalled_case(options, senders)
+        return 0
 
     receiver = Receiver()
     with ExitStack() as stack:

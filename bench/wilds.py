@@ -59,7 +59,7 @@ def table_for(rules: RuleSet, rng: random.Random, jokers: int) -> Table:
         played_before=[False, False],
         melds_laid=1,
     )
-    return Table(rules=rules, players=2, seated=[True, True], hand=hand, dealer=1)
+    return Table(rules=rules, seat_count=2, seated=[True, True], hand=hand, dealer=1)
 
 
 REPEATS = 3

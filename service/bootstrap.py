@@ -4,14 +4,18 @@
 uses when it is made (nothing is wired afterwards):
 
 - the application (service/game), with its bot players and the observers of
-  its saves: the metrics and the live streams' channels;
-- the metrics and the event hub (service/api/metrics.py, hub.py);
-- the rate limits (service/api/throttle.py);
+  its saves: the metrics and the live streams' channels; the feed of every
+  game over its store (`Feed`) and the store's health checks (`StoreHealth`);
+- the metrics and the event hub (service/api/transport/metrics.py, live/hub.py,
+  live/channels.py);
+- the rate limits (service/api/transport/throttle.py);
 - the webhooks: their endpoints kept beside the events, the sender that delivers
   them (rung by the application's saves) and the admin's use cases
   (service/webhooks/);
-- the turn clocks' keeper (service/game/timekeeper.py), started and stopped
-  with the app (`RUMMY_CLOCKS`);
+- the turn clocks' keeper (service/clocks/timekeeper.py), started and stopped
+  with the app (`RUMMY_CLOCKS`), which also plays the games left to bots alone
+  (`RUMMY_BOT_PACE_MS`), and the bots' process pool if any
+  (`RUMMY_BOT_PROCESSES`: ended with the app);
 - the litestar app (service/api/app.py), served by `rummy serve`.
 
 Everything that runs the service builds through it: `rummy serve` (in each
@@ -26,29 +30,35 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import timedelta
 from uuid import UUID
 
 from litestar import Litestar
 
 from service.api.app import create_app
-from service.api.hub import Channels, EventHub, StreamSettings
-from service.api.metrics import Metrics
-from service.api.throttle import Throttle
-from service.api.webhooks import feed_reader
+from service.api.live.channels import Channels
+from service.api.live.hub import EventHub, StreamSettings
+from service.api.transport.metrics import Metrics
+from service.api.transport.throttle import Throttle
 from service.bots.seats import BotSeats
+from service.clocks.deadlines import Due
+from service.clocks.timekeeper import ClockKeeper, ClockObserver
 from service.config import Settings, Store
-from service.game.application import BotPlayers, Clock, RummyApplication, utc_now
-from service.game.deadlines import Due
+from service.game.application import Now, RummyApplication, utc_now
+from service.game.bot_turns import BotPlayers
 from service.game.errors import StoreUnavailable
-from service.game.postgres import schema_lock
-from service.game.timekeeper import ClockKeeper, ClockObserver
+from service.game.event_feed import Feed
+from service.game.store_health import StoreHealth
 from service.game.unit import SaveObserver
+from service.store.schema_lock import schema_lock
 from service.webhooks.admin import WebhookAdmin
-from service.webhooks.endpoints import endpoints_for
+from service.webhooks.endpoint_tables import endpoints_for
+from service.webhooks.reader import feed_reader
 from service.webhooks.sender import Doorbell, Policy, Sender
 
 COMPUTER_PLAYERS = BotSeats()
-"""The bot seats every application plays (they keep no state)."""
+"""The bot seats every application plays (they keep no state), deciding in the
+asking thread; `RUMMY_BOT_PROCESSES` above 0 makes a `BotSeats` with its pool."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +67,8 @@ class Wiring:
 
     settings: Settings
     games: RummyApplication
+    feed: Feed
+    """Every game's events in commit order (`GET /feed`, the hub, the webhooks)."""
     metrics: Metrics
     hub: EventHub
     sender: Sender
@@ -70,22 +82,25 @@ def bootstrap(
     settings: Settings | None = None,
     *,
     bots: BotPlayers | None = COMPUTER_PLAYERS,
-    clock: Clock = utc_now,
+    now: Now = utc_now,
 ) -> Wiring:
     """The whole service on the store `settings` name (default: the environment's);
     with `bots` None, games without computer players."""
     settings = settings if settings is not None else Settings.from_env()
+    if bots is COMPUTER_PLAYERS and settings.bot_processes > 0:
+        bots = BotSeats(settings.bot_processes)
     metrics = Metrics()
     channels = Channels()
     doorbell = Doorbell()
-    games = open_games(settings, bots=bots, observers=(metrics, channels, doorbell), clock=clock)
+    games = open_games(settings, bots=bots, observers=(metrics, channels, doorbell), now=now)
+    feed = Feed.of(games)
     clocks = clock_keeper(settings, games, observer=metrics)
-    hub = EventHub(games, channels, StreamSettings.from_settings(settings))
+    hub = EventHub(feed, channels, StreamSettings.from_settings(settings))
     endpoints = endpoints_for(games.recorder)
     sender = Sender(
         endpoints,
-        feed_reader(games),
-        games.last_position,
+        feed_reader(feed, games),
+        feed.last_position,
         Policy.from_settings(settings),
         doorbell,
         observer=metrics,
@@ -93,16 +108,20 @@ def bootstrap(
     app = create_app(
         settings,
         games=games,
+        feed=feed,
+        health=StoreHealth(games),
         metrics=metrics,
         hub=hub,
         throttle=Throttle(settings),
         clocks=clocks,
-        webhooks=WebhookAdmin(endpoints, games.last_position, doorbell),
+        webhooks=WebhookAdmin(endpoints, feed.last_position, doorbell),
         sender=sender,
+        closing=[bots.close] if isinstance(bots, BotSeats) and bots.processes > 0 else [],
     )
     return Wiring(
         settings=settings,
         games=games,
+        feed=feed,
         metrics=metrics,
         hub=hub,
         sender=sender,
@@ -117,22 +136,24 @@ def clock_keeper(
     *,
     observer: ClockObserver | None = None,
 ) -> ClockKeeper | None:
-    """The keeper of `games`' turn clocks (not started), or None when `settings` turn
-    them off or the application has no bots to move for a timed-out seat."""
+    """The keeper of `games`' turn clocks and of its games left to bots alone (not
+    started), or None when `settings` turn them off or the application has no bots."""
     if not settings.clocks or games.bots is None:
         return None
 
+    pace = timedelta(milliseconds=settings.bot_pace_ms)
+
     def deadline_of(game_id: UUID) -> tuple[int, Due | None]:
-        version, deadline = games.turn_clock(game_id)
+        version, deadline = games.keeper_row(game_id, pace)
         return version, None if deadline is None else Due.of(deadline)
 
     return ClockKeeper(
         games.recorder,
         deadline_of,
-        games.time_out,
+        games.fire,
         poll_seconds=settings.clocks_poll_ms / 1000,
         observer=observer,
-        clock=lambda: games.clock().timestamp(),
+        now=lambda: games.now().timestamp(),
     )
 
 
@@ -142,16 +163,16 @@ def open_games(
     bots: BotPlayers | None = COMPUTER_PLAYERS,
     observers: Sequence[SaveObserver] = (),
     env: Mapping[str, str] | None = None,
-    clock: Clock = utc_now,
+    now: Now = utc_now,
 ) -> RummyApplication:
     """The application on the store `settings` names, safe with other processes
-    opening it at once (`schema_lock` in service/game/postgres.py); `env` adds
+    opening it at once (`schema_lock` in service/store/postgres.py); `env` adds
     settings of the eventsourcing library (tests)."""
     library = {**settings.event_store_env(), **(env or {})}
     if settings.store is not Store.POSTGRES:
-        return RummyApplication(env=library, bots=bots, observers=observers, clock=clock)
+        return RummyApplication(env=library, bots=bots, observers=observers, now=now)
     with schema_lock(settings):
-        return RummyApplication(env=library, bots=bots, observers=observers, clock=clock)
+        return RummyApplication(env=library, bots=bots, observers=observers, now=now)
 
 
 def prepare_store(settings: Settings) -> None:

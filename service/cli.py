@@ -14,7 +14,8 @@ from pathlib import Path
 
 from service import audit_cli
 from service.bots import simulate
-from service.config import Settings, SettingsError
+from service.config import SERVICE_NAME, Settings
+from service.config.variables import SettingsError
 from service.store_flags import STORE_FLAGS, add_store_flags, flag_environment
 
 SERVE_FLAGS = {
@@ -31,7 +32,7 @@ BACKLOG = 2048
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="rummy", description="Straight Rummy game service.")
+    parser = argparse.ArgumentParser(prog="rummy", description=f"{SERVICE_NAME}.")
     commands = parser.add_subparsers(dest="command", required=True)
 
     serve = commands.add_parser("serve", help="run the HTTP service")
@@ -65,7 +66,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _serve(args)
         if args.command == "simulate":
             return simulate.run(args)
-        if args.command in ("verify", "replay"):
+        if args.command in ("verify", "replay", "rng-dump"):
             return int(args.run(args))
         return _openapi(args.path if args.path is not None else args.output)
     except SettingsError as error:
@@ -101,8 +102,8 @@ def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from service import bootstrap
-    from service.api.metrics import shared_by_workers
-    from service.api.timeouts import HeaderTimeoutProtocol
+    from service.api.transport.metrics import shared_by_workers
+    from service.api.transport.timeouts import HeaderTimeoutProtocol
     from service.game.errors import StoreUnavailable
 
     # Each worker builds the app from the environment (service/asgi.py), so the
@@ -131,7 +132,7 @@ def _serve(args: argparse.Namespace) -> int:
         # and went cleanly exits 0 instead. Before uvicorn listens, it stops at once.
         signal.signal(signal.SIGTERM, _stopped)
         # Several workers count into one directory, so /metrics answers every
-        # worker's totals whichever worker a scrape reaches (service/api/metrics.py).
+        # worker's totals whichever worker a scrape reaches (service/api/transport/metrics.py).
         with shared_by_workers(settings.workers):
             uvicorn.run(
                 "service.asgi:app",
@@ -185,8 +186,8 @@ def _cannot_listen(settings: Settings, error: OSError) -> str:
 
 def _serving(settings: Settings, port: int) -> str:
     """The line that tells a person where the service is, once it listens on `port`."""
-    from service.api.docs_page import DOCS_PATH
-    from service.api.webclient import PLAY_PATH
+    from service.api.docs.docs_page import DOCS_PATH
+    from service.webclient.served import PLAY_PATH
 
     host = f"[{settings.host}]" if ":" in settings.host else settings.host
     url = f"http://{host}:{port}"

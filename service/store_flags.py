@@ -1,6 +1,6 @@
 """The event store flags `rummy serve` and `rummy replay` share.
 
-Each flag stands for an environment variable of service/config.py and is
+Each flag stands for an environment variable of service/config/ and is
 passed on as that variable, so a flag and the environment are one setting,
 checked in one place (`Settings.from_env`). PostgreSQL is configured by the
 environment alone (`POSTGRES_*`), for `serve` and `replay` alike.

@@ -13,9 +13,13 @@ from tests.rates import NO_RATE_LIMITS
 
 def bootstrap_test_app(**settings: Any) -> bootstrap.Wiring:
     """The whole service on the in-memory store with the rate limits off (one client
-    makes many games here; tests/api/test_limits.py turns them on) and no webhook sender
-    (a webhook registered by a test is never sent anywhere: tests/webhooks send them),
-    `settings` (keyword arguments of `Settings`) on top."""
+    makes many games here; tests/api/transport/test_limits.py turns them on), no webhook sender
+    (a webhook registered by a test is never sent anywhere: tests/webhooks send them)
+    and games left to bots played out unpaced (`bot_pace_ms` 0), `settings` (keyword
+    arguments of `Settings`) on top."""
     return bootstrap.bootstrap(
-        Settings(store=Store.MEMORY, **{**NO_RATE_LIMITS, "webhook_senders": 0, **settings})
+        Settings(
+            store=Store.MEMORY,
+            **{**NO_RATE_LIMITS, "webhook_senders": 0, "bot_pace_ms": 0, **settings},
+        )
     )

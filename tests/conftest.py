@@ -3,14 +3,16 @@
 A fixture name means one thing in every folder: `store` is a store under test
 (in memory, SQLite, PostgreSQL: a test runs on each), `shared_store` one that
 several applications (replicas) can share (SQLite, PostgreSQL), `sqlite_store`
-and `postgres_store` one of them; `games` is a RummyApplication (tests/game
-opens it on `store`), `app` the litestar app, `client` an HTTP client of it
-(litestar's TestClient or httpx), `api` tests/api/client.py's `Api`.
+and `postgres_store` one of them; `games` is a RummyApplication opened on
+`store` (the application's tests: tests/game, tests/store, tests/clocks),
+`app` the litestar app, `client` an HTTP client of it (litestar's TestClient
+or httpx), `api` tests/api/client.py's `Api`.
 """
 
 from __future__ import annotations
 
 import os
+from collections import defaultdict
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,7 +20,9 @@ import pytest
 from hypothesis import settings
 
 from service.config import Store
+from service.game.application import RummyApplication
 from tests.game.stores import StoreUnderTest, open_store
+from tests.suites import BROWSER_NAMES, OVER_BUDGET, SUITES, by_marker
 
 # No per-example deadline: on a shared two-core machine a slow example is
 # load, not a bug. In CI the property tests are derandomized, so a red run is
@@ -59,3 +63,73 @@ def postgres_store(tmp_path: Path) -> Iterator[StoreUnderTest]:
     """PostgreSQL only, for what only a shared server can show (concurrent writers)."""
     with open_store(Store.POSTGRES, tmp_path) as opened:
         yield opened
+
+
+@pytest.fixture
+def games(store: StoreUnderTest) -> RummyApplication:
+    """The application on each store under test (every application test runs on all three)."""
+    return store.games()
+
+
+# --- the slow suites (tests/suites.py): marked by place, timed against their budgets ------------
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    for suite in SUITES:
+        config.addinivalue_line(
+            "markers",
+            f"{suite.marker}: {suite.what} (budget {suite.budget_seconds} s; "
+            "left out by scripts/test, run by scripts/test --all)",
+        )
+
+
+def _launches_chromium(item: pytest.Item) -> bool:
+    function = getattr(item, "function", None)
+    return function is not None and not BROWSER_NAMES.isdisjoint(function.__code__.co_names)
+
+
+_suites_of: dict[str, list[str]] = {}
+"""The slow suites of each collected test, by node id (its marks, not its keywords,
+which hold its name's words too)."""
+_suite_seconds: defaultdict[str, float] = defaultdict(float)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        for suite in SUITES:
+            if suite.holds(item.nodeid) or (suite.marker == "browser" and _launches_chromium(item)):
+                item.add_marker(suite.marker)
+        marks = {mark.name for mark in item.iter_markers()}
+        _suites_of[item.nodeid] = [marker for marker in by_marker() if marker in marks]
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    for marker in _suites_of.get(report.nodeid, ()):
+        _suite_seconds[marker] += report.duration
+
+
+def _over_budget() -> list[str]:
+    suites = by_marker()
+    return [
+        f"{marker} took {seconds:.0f} s, over {OVER_BUDGET:g} x its budget of "
+        f"{suites[marker].budget_seconds} s (tests/suites.py)"
+        for marker, seconds in _suite_seconds.items()
+        if seconds > OVER_BUDGET * suites[marker].budget_seconds
+    ]
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    if os.environ.get("CI") and _over_budget() and session.exitstatus == 0:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    if not _suite_seconds:
+        return
+    suites = by_marker()
+    terminalreporter.section("slow suites: time against budget (tests/suites.py)")
+    for marker, seconds in sorted(_suite_seconds.items()):
+        terminalreporter.line(f"{marker:<9} {seconds:7.1f} s of {suites[marker].budget_seconds} s")
+    for line in _over_budget():
+        terminalreporter.line(("FAILED (CI): " if os.environ.get("CI") else "warning: ") + line)

@@ -278,7 +278,7 @@ def ready(replica: Replica) -> Iterator[Replica]:
 @contextmanager
 def serve(app: Litestar, **options: Any) -> Iterator[str]:
     """The base URL of `app` served by uvicorn in a thread, until the block ends;
-    `options` are uvicorn's (`service.api.timeouts.server_options`)."""
+    `options` are uvicorn's (`service.api.transport.timeouts.server_options`)."""
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))

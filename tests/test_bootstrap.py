@@ -74,6 +74,7 @@ def test_the_application_is_built_telling_the_metrics_the_hub_and_the_webhooks_o
         wiring.sender.doorbell,
     )
     assert wiring.clocks is not None, "the turn clocks are on by default"
-    assert wiring.hub.games is wiring.games
-    assert wiring.sender.newest == wiring.games.last_position
+    assert wiring.hub.feed is wiring.feed
+    assert wiring.feed.recorder is wiring.games.recorder
+    assert wiring.sender.newest == wiring.feed.last_position
     wiring.games.close()

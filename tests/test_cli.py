@@ -21,9 +21,9 @@ import pytest
 import uvicorn
 
 from service import bootstrap, cli
-from service.api.docs_page import DOCS_PATH
-from service.api.webclient import PLAY_PATH
+from service.api.docs.docs_page import DOCS_PATH
 from service.config import Settings, Store
+from service.webclient.served import PLAY_PATH
 from tests.servers import free_port, rummy_serve
 
 

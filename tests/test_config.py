@@ -16,13 +16,14 @@ from service.bootstrap import bootstrap
 from service.cli import main
 from service.config import (
     CONNECT_TIMEOUT_KEY,
+    REPLY_TIMEOUT_KEY,
     STATEMENT_TIMEOUT_KEY,
     LogLevel,
     Settings,
-    SettingsError,
     Store,
 )
-from service.game.postgres import lock_key
+from service.config.variables import SettingsError
+from service.store.schema_lock import lock_key
 
 TOKEN = "admin-token-for-tests-0123456789"
 METRICS_TOKEN = "metrics-token-for-tests-0123456789"
@@ -53,6 +54,7 @@ def test_every_variable_is_read(tmp_path: Path) -> None:
         "POSTGRES_CONNECT_TIMEOUT": "4",
         "POSTGRES_POOL_TIMEOUT": "6",
         "POSTGRES_STATEMENT_TIMEOUT": "0",
+        "POSTGRES_REPLY_TIMEOUT": "9",
         "RUMMY_READY_TIMEOUT": "7",
         "RUMMY_AGGREGATE_CACHE_SIZE": "50",
         "RUMMY_ADMIN_TOKEN": TOKEN,
@@ -97,6 +99,7 @@ def test_every_variable_is_read(tmp_path: Path) -> None:
         postgres_connect_timeout=4,
         postgres_pool_timeout=6,
         postgres_statement_timeout=0,
+        postgres_reply_timeout=9,
         ready_timeout=7,
         aggregate_cache_size=50,
         admin_token=TOKEN,
@@ -127,7 +130,7 @@ def test_every_variable_is_read(tmp_path: Path) -> None:
         clocks_poll_ms=250,
     )
     store_env = settings.event_store_env()
-    assert store_env["PERSISTENCE_MODULE"] == "service.game.postgres:Factory"
+    assert store_env["PERSISTENCE_MODULE"] == "service.store.postgres:Factory"
     assert store_env["POSTGRES_HOST"] == "db.internal"
     assert store_env["POSTGRES_PORT"] == "6543"
     assert store_env["POSTGRES_PASSWORD"] == " pass word "
@@ -138,6 +141,7 @@ def test_every_variable_is_read(tmp_path: Path) -> None:
     assert store_env["POSTGRES_CONNECT_TIMEOUT"] == "6"
     assert store_env[CONNECT_TIMEOUT_KEY] == "4"
     assert store_env[STATEMENT_TIMEOUT_KEY] == "0"
+    assert store_env[REPLY_TIMEOUT_KEY] == "9"
     assert store_env["AGGREGATE_CACHE_MAXSIZE"] == "50"
     assert "pass word" not in settings.describe_store()
 
@@ -167,6 +171,11 @@ def test_no_schema_leaves_the_library_default() -> None:
         ({"POSTGRES_CONNECT_TIMEOUT": "0"}, ["POSTGRES_CONNECT_TIMEOUT"]),
         ({"POSTGRES_POOL_TIMEOUT": "0"}, ["POSTGRES_POOL_TIMEOUT", "from 1"]),
         ({"POSTGRES_STATEMENT_TIMEOUT": "-1"}, ["POSTGRES_STATEMENT_TIMEOUT", "from 0"]),
+        ({"POSTGRES_REPLY_TIMEOUT": "0"}, ["POSTGRES_REPLY_TIMEOUT", "from 1"]),
+        (
+            {"POSTGRES_STATEMENT_TIMEOUT": "6", "POSTGRES_REPLY_TIMEOUT": "6"},
+            ["POSTGRES_REPLY_TIMEOUT", "more than", "POSTGRES_STATEMENT_TIMEOUT"],
+        ),
         ({"RUMMY_READY_TIMEOUT": "61"}, ["RUMMY_READY_TIMEOUT", "from 1 to 60"]),
         ({"POSTGRES_HOST": "  "}, ["POSTGRES_HOST", "empty"]),
         ({"RUMMY_AGGREGATE_CACHE_SIZE": "-5"}, ["RUMMY_AGGREGATE_CACHE_SIZE", "at least 0"]),

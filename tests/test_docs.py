@@ -5,11 +5,15 @@ heading that exist."""
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
+import tomllib
 from pathlib import Path
 
 import pytest
+
+from service.config import SERVICE_NAME
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = [
@@ -79,3 +83,22 @@ def test_every_link_between_the_pages_leads_somewhere(page: Path) -> None:
         elif anchor and linked.suffix == ".md" and anchor not in anchors(linked):
             broken.append(f"{target}: no such heading")
     assert not broken, f"{page.relative_to(ROOT)}: " + "; ".join(broken)
+
+
+def test_the_service_has_one_name_for_the_rummy_family_everywhere() -> None:
+    """The README's title, the package's description and the OpenAPI document's
+    title name the service alike, the family of games it plays, not one of them."""
+    document = json.loads((ROOT / "openapi" / "openapi.json").read_text(encoding="utf-8"))
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert SERVICE_NAME == "Rummy game service"
+    assert readme.splitlines()[0] == f"# {SERVICE_NAME}"
+    assert document["info"]["title"] == SERVICE_NAME
+    assert project["description"].startswith(f"{SERVICE_NAME}: the rummy family")
+    for described in (
+        readme.split("\n\n")[1],
+        project["description"],
+        document["info"]["description"],
+    ):
+        assert "Straight Rummy" in described, described
+        assert "Indian Rummy" in described, described

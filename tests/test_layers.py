@@ -4,10 +4,15 @@
     audit         the domain only (an independent verifier)
     projections   the domain, and the audit's hash chain (the export links it)
     bots          the domain and the projections (they play from a seat's view)
-    game          the domain, and config (store settings)
-    api           the game, the projections, the domain, config and the webhooks;
-                  not bootstrap
-    webhooks      the game (the stores' helpers) and config
+    store         the domain, config, and of the game only its own records
+                  (`GAME_RECORDS`: its stored events, errors, tokens, the
+                  aggregate), which import nothing of the store
+    game          the domain, the store and config
+    clocks        the game, the store, the domain and config
+    webhooks      the store, the projections (the feed's items) and config
+    api           the game, the store, the clocks, the projections, the domain,
+                  config, the webhooks and the web client; not bootstrap
+    webclient     nothing of the service (a client of the API like any other)
     config        nothing of the service
 
 The entry points wire the rooms together and may import every one of them:
@@ -34,12 +39,23 @@ ALLOWED: dict[str, frozenset[str]] = {
     "audit": frozenset({"domain"}),
     "projections": frozenset({"domain", "audit"}),
     "bots": frozenset({"domain", "projections"}),
-    "game": frozenset({"domain", "config"}),
-    "api": frozenset({"domain", "game", "projections", "config", "webhooks"}),
-    "webhooks": frozenset({"game", "config"}),
+    "store": frozenset({"domain", "config", "game"}),
+    "game": frozenset({"domain", "store", "config"}),
+    "clocks": frozenset({"game", "store", "domain", "config"}),
+    "webhooks": frozenset({"store", "projections", "config"}),
+    "api": frozenset(
+        {"domain", "game", "store", "clocks", "projections", "config", "webhooks", "webclient"}
+    ),
+    "webclient": frozenset(),
     "config": frozenset(),
 }
 """Each room, and the other rooms it may import."""
+
+GAME_RECORDS = frozenset(
+    {"game/aggregate.py", "game/errors.py", "game/event_records.py", "game/tokens.py"}
+)
+"""The only modules of game/ the store may import: what the game records and is
+refused with. The application and its unit of work, above the store, are not."""
 
 ENTRY_POINTS = frozenset(
     {"bootstrap.py", "cli.py", "audit_cli.py", "store_flags.py", "asgi.py", "__init__.py"}
@@ -135,6 +151,22 @@ def test_a_room_imports_only_the_rooms_below_it(room: str) -> None:
                 continue
             if place(target) not in {room, *ALLOWED[room]}:
                 offending.append(f"service/{relative(path)} imports {module}")
+            elif room == "store" and place(target) == "game" and target not in GAME_RECORDS:
+                offending.append(f"service/{relative(path)} imports {module} (not a record)")
+    assert not offending, "\n".join(offending)
+
+
+def test_the_games_records_import_nothing_of_the_store() -> None:
+    """The store may read `GAME_RECORDS`, so they stay below it: they import the
+    domain and each other only."""
+    offending = [
+        f"service/{record} imports {module}"
+        for record in sorted(GAME_RECORDS)
+        for module in sorted(imported_modules(SERVICE / record))
+        if (target := module_path(module)) is not None
+        and place(target) != "domain"
+        and target not in GAME_RECORDS
+    ]
     assert not offending, "\n".join(offending)
 
 
@@ -154,11 +186,11 @@ def _standard(module: str) -> bool:
     return module.split(".")[0] in sys.stdlib_module_names
 
 
-def test_only_the_api_and_the_entry_points_use_the_http_framework() -> None:
+def test_only_the_api_the_web_client_and_the_entry_points_use_the_http_framework() -> None:
     offending = [
         f"service/{relative(path)} imports {module}"
         for path in service_files()
-        if place(relative(path)) not in {"api", "entry point"}
+        if place(relative(path)) not in {"api", "webclient", "entry point"}
         for module in sorted(imported_modules(path))
         if module.split(".")[0] in HTTP_FRAMEWORKS
     ]

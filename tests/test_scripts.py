@@ -23,8 +23,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from service.api.docs_page import DOCS_PATH
-from service.api.webclient import PLAY_PATH
+from service.api.docs.docs_page import DOCS_PATH
+from service.webclient.served import PLAY_PATH
 from tests.servers import Replica, free_port
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -135,13 +135,14 @@ def test_the_pinned_uv_is_the_images(tmp_path: Path) -> None:
     assert pinned == image
 
 
-def test_ci_runs_the_readmes_test_command() -> None:
+def test_ci_runs_the_readmes_test_command_with_every_suite() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     test_section = readme.split("## Test", 1)[1]
-    command = test_section.split("```sh", 1)[1].split("```", 1)[0].strip()
-    assert command == "scripts/test"
+    block = test_section.split("```sh", 1)[1].split("```", 1)[0].strip()
+    commands = [line.split("#", 1)[0].strip() for line in block.splitlines()]
+    assert commands == ["scripts/test", "scripts/test --all"]
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
-    assert ci.rstrip().splitlines()[-1] == f"exec {command}"
+    assert ci.rstrip().splitlines()[-1] == f"exec {commands[1]}"
 
 
 # --- slow: the two commands for real, from nothing but python3 ------------------------------

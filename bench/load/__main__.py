@@ -16,7 +16,7 @@ tests/postgres.py uses, dropped afterwards), waits for `/ready`, and then:
    `/games/{id}/actions`. Each request goes to a randomly chosen replica.
    With `--keys`, every action carries a fresh `Idempotency-Key`, as a
    careful client's would (the server then also reads the key's refusal
-   record: service/game/refusals.py).
+   record: service/store/refusals.py).
 2. As many clients GET `/health` (the cheapest route of the same app), to
    show what the server costs without the game.
 

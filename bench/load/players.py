@@ -88,7 +88,7 @@ async def play_game(
         if got is None or got[0] != 200:
             break
         view = parse_view(got[1])
-        if view.status == "finished":
+        if view.status in ("finished", "aborted"):
             stats.games_finished += 1
             stats.actions_in_finished += actions
             return
@@ -122,7 +122,7 @@ async def play_game(
             break
         actions += 1
         after = parse_view(done[1])
-        if after.status == "finished":
+        if after.status in ("finished", "aborted"):
             stats.games_finished += 1
             stats.actions_in_finished += actions
             return

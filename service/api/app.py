@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from importlib.metadata import version
 from typing import Any
 
@@ -12,34 +13,40 @@ from litestar.openapi import OpenAPIConfig
 from litestar.openapi.spec import Components, SecurityScheme, Server, Tag
 from litestar.plugins.problem_details import ProblemDetailsPlugin
 
-from service.api.access_log import RequestLog, json_logging, mask_also
-from service.api.audit import AuditController
-from service.api.bodies import strict_body
 from service.api.deps import Services
-from service.api.docs_page import SCHEMA_PATH, docs_pages, docs_router
+from service.api.docs.docs_page import SCHEMA_PATH, docs_aliases, docs_pages, docs_router
+from service.api.docs.openapi import finish_openapi
+from service.api.docs.problem_pages import ProblemPagesController
 from service.api.errors import problem_details_config
-from service.api.feed import FeedController
-from service.api.games import GamesController
-from service.api.headers import refuse_repeated_headers
-from service.api.health import HealthController, Readiness
-from service.api.home import home
-from service.api.hub import EventHub, end_streams_on_signals
-from service.api.lobby import LobbyController
-from service.api.log_writer import flush_logs
-from service.api.metrics import Metrics, MetricsController, RequestMetrics
-from service.api.openapi import finish_openapi
-from service.api.ops import cors_config, logging_config
-from service.api.problem_pages import ProblemPagesController
-from service.api.queries import strict_query
-from service.api.stream import StreamController, StreamHandOff, StreamParts
-from service.api.throttle import Throttle
-from service.api.tickets import StreamTicketsController
-from service.api.timeouts import BodyDeadline
-from service.api.webclient import play_router
-from service.api.webhooks import WebhooksController
-from service.config import Settings
+from service.api.live.hand_off import StreamHandOff
+from service.api.live.hub import EventHub, end_streams_on_signals
+from service.api.live.stream import StreamParts
+from service.api.routes.abort import AbortController
+from service.api.routes.audit import AuditController
+from service.api.routes.feed import FeedController
+from service.api.routes.games import GamesController
+from service.api.routes.health import HealthController, Readiness
+from service.api.routes.history import HistoryController
+from service.api.routes.home import home
+from service.api.routes.live_events import StreamController
+from service.api.routes.lobby import LobbyController
+from service.api.routes.tickets import StreamTicketsController
+from service.api.routes.webhooks import WebhooksController
+from service.api.transport.access_log import RequestLog, json_logging, mask_also
+from service.api.transport.bodies import strict_body
+from service.api.transport.headers import refuse_repeated_headers
+from service.api.transport.log_writer import flush_logs
+from service.api.transport.metrics import Metrics, MetricsController, RequestMetrics
+from service.api.transport.ops import cors_config, logging_config
+from service.api.transport.queries import strict_query
+from service.api.transport.throttle import Throttle
+from service.api.transport.timeouts import BodyDeadline
+from service.clocks.timekeeper import ClockKeeper
+from service.config import SERVICE_NAME, Settings
 from service.game.application import RummyApplication
-from service.game.timekeeper import ClockKeeper
+from service.game.event_feed import Feed
+from service.game.store_health import StoreHealth
+from service.webclient.served import play_router
 from service.webhooks.admin import WebhookAdmin
 from service.webhooks.sender import Sender
 
@@ -52,34 +59,46 @@ def create_app(
     settings: Settings,
     *,
     games: RummyApplication,
+    feed: Feed,
+    health: StoreHealth,
     metrics: Metrics,
     hub: EventHub,
     throttle: Throttle,
     clocks: ClockKeeper | None = None,
     webhooks: WebhookAdmin | None = None,
     sender: Sender | None = None,
+    closing: Sequence[Callable[[], None]] = (),
 ) -> Litestar:
     """The HTTP service over parts made by the composition root (service/bootstrap.py):
     `games` already tells `metrics` and `hub` of its saves; `clocks`, the turn clocks'
-    keeper, and `sender`, which delivers the webhooks, run while the app does."""
+    keeper, and `sender`, which delivers the webhooks, run while the app does; `closing`
+    is called when it stops (the bots' process pool)."""
     for secret in (settings.admin_token, settings.metrics_token):
         if secret is not None:
             mask_also(secret)
-    services = Services.from_settings(settings, games, webhooks)
+    services = Services.from_settings(settings, games, feed, webhooks)
     starting: list[Any] = [lambda: end_streams_on_signals(hub), metrics.process_started]
-    stopping: list[Any] = [hub.close, metrics.process_ended, flush_logs]
+    stopping: list[Any] = [
+        hub.close,
+        services.exports.cache.close,
+        metrics.process_ended,
+        flush_logs,
+    ]
     if clocks is not None:
         starting.append(clocks.start)  # a thread of its own
         # Called without the app (litestar hands it to a hook that takes an argument).
         stopping.insert(0, lambda: clocks.stop())
+    stopping.extend(closing)
     if sender is not None:
         starting.append(sender.start)
         stopping.insert(0, sender.close)
-    readiness = Readiness(games, settings.ready_timeout)
+    readiness = Readiness(health, settings.ready_timeout)
     stream_parts = StreamParts(services, hub, metrics)
     app = Litestar(
         route_handlers=[
             GamesController,
+            AbortController,
+            HistoryController,
             HealthController,
             StreamController,
             StreamTicketsController,
@@ -89,6 +108,7 @@ def create_app(
             LobbyController,
             MetricsController,
             home,
+            docs_aliases,
             ProblemPagesController,
             play_router(),
         ],
@@ -129,10 +149,11 @@ async def check_request(request: Request[Any, Any, Any]) -> None:
 
 def openapi_config() -> OpenAPIConfig:
     return OpenAPIConfig(
-        title="Straight Rummy game service",
+        title=SERVICE_NAME,
         version=API_VERSION,
         description=(
-            "Straight Rummy games as a REST service: every game is an event-sourced "
+            "Games of the rummy family (Straight Rummy and its variants, Indian Rummy) as a "
+            "REST service: every game is an event-sourced "
             "aggregate. The rules of the game: docs/rules.md; the client guide (tokens, the "
             "loop, retries, every error code, versioning): docs/api.md; both in the "
             "service's repository."

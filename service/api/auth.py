@@ -6,12 +6,11 @@ import hmac
 from collections.abc import Callable
 from uuid import UUID
 
-from service.api.errors import Forbidden, TicketRefused, Unauthorized
-from service.domain.state import Status
+from service.api.errors import Forbidden, TicketRefused, Unauthorized, problem
 from service.game.results import GameState
-from service.game.tickets import Grant
 from service.game.tokens import token_game
 from service.projections.views import ADMIN, PUBLIC, Viewer
+from service.store.stream_tickets import Grant
 
 
 def bearer_token(authorization: str | None) -> str | None:
@@ -28,6 +27,10 @@ def is_admin(token: str, admin_token: str | None) -> bool:
     return _is(token, admin_token)
 
 
+def is_metrics_token(token: str, metrics_token: str | None) -> bool:
+    return _is(token, metrics_token)
+
+
 def require_metrics_reader(
     authorization: str | None, metrics_token: str | None, admin_token: str | None
 ) -> None:
@@ -35,7 +38,9 @@ def require_metrics_reader(
     if metrics_token is None:
         return
     token = bearer_token(authorization)
-    if token is None or not (_is(token, metrics_token) or is_admin(token, admin_token)):
+    if token is None or not (
+        is_metrics_token(token, metrics_token) or is_admin(token, admin_token)
+    ):
         raise Unauthorized("The metrics need the metrics token (or the admin token).")
 
 
@@ -54,16 +59,48 @@ def viewer_for(game: GameState, authorization: str | None, admin_token: str | No
     return Viewer(seat=player_seat(game, token))
 
 
+def has_ended(game: GameState) -> bool:
+    """Whether `game` is over (finished or aborted, `Table.over`), so that nothing in it
+    is secret from anyone any more."""
+    return game.table.over
+
+
+def replay_viewer(
+    game: GameState, authorization: str | None, admin_token: str | None, seat: int | None
+) -> Viewer:
+    """Whose view a replay shows: the caller's own without `seat`; with it, that seat's,
+    for anyone once the game is over (`has_ended`), before that for that seat's player
+    or the admin only (401 for the public, 403 for another seat's player). A seat the
+    game does not have is 422."""
+    caller = viewer_for(game, authorization, admin_token)
+    if seat is None:
+        return caller
+    if seat >= len(game.seats):
+        raise problem(
+            422,
+            "invalid_request",
+            f"seat: this game has seats 0 to {len(game.seats) - 1}, not {seat}.",
+        )
+    if caller.admin or caller.seat == seat or has_ended(game):
+        return Viewer(seat=seat)
+    message = (
+        "Until the game is over, a replay shows a seat's view to its own player (and "
+        "the admin) only; anyone may ask any seat's once it is finished or aborted."
+    )
+    raise Unauthorized(message) if caller == PUBLIC else Forbidden(message)
+
+
 def stream_viewer(
     game: GameState,
     authorization: str | None,
     ticket: str | None,
     admin_token: str | None,
-    redeem: Callable[[str], Grant | None],
+    redeem: Callable[[str, UUID], Grant | None],
 ) -> Viewer:
     """Who a live stream is for: the holder of a stream `ticket` (spent by this, through
-    `redeem`), else as `viewer_for` says. A ticket and a token together are refused:
-    they could name two callers."""
+    `redeem`, if it is for this game; another game's is refused and left unused), else
+    as `viewer_for` says. A ticket and a token together are refused: they could name
+    two callers."""
     if ticket is None:
         return viewer_for(game, authorization, admin_token)
     if authorization is not None:
@@ -74,7 +111,7 @@ def stream_viewer(
             "'Authorization: Bearer <token>' to POST /games/{game_id}/stream-tickets, "
             "and open the stream with the ticket that answers."
         )
-    return ticket_viewer(game.game_id, redeem(ticket))
+    return ticket_viewer(game.game_id, redeem(ticket, game.game_id))
 
 
 def ticket_viewer(game_id: UUID, grant: Grant | None) -> Viewer:
@@ -151,13 +188,14 @@ def require_admin(
     raise Unauthorized("The token is not the admin token.")
 
 
-def require_audit_reader(game: GameState, viewer: Viewer) -> None:
+def require_audit_reader(over: bool, viewer: Viewer) -> None:
     """The audit export of a game in play is the admin's (it names every card dealt);
-    anyone's once the game is finished: 401 for the public, 403 for a player."""
-    if viewer.admin or game.table.status is Status.FINISHED:
+    anyone's once the game is over (`over`: finished or aborted): 401 for the public,
+    403 for a player."""
+    if viewer.admin or over:
         return
     message = (
         "The audit export of a game in play is for the admin; anyone may read it "
-        "once the game is finished."
+        "once the game is over (finished or aborted)."
     )
     raise Unauthorized(message) if viewer == PUBLIC else Forbidden(message)

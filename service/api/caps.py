@@ -2,10 +2,10 @@
 new game, and how many events a page holds when the caller does not say.
 
 These are settings (`RUMMY_DECKS_CAP`, `RUMMY_MAX_TURNS_CAP`, `RUMMY_RECYCLES_CAP`,
-`RUMMY_WILD_HAND_CAP`, `RUMMY_EVENTS_PAGE`), not rules of the game: docs/rules.md bounds
-neither `max_turns` nor `recycles`, lets a game with wild cards deal any hand size (whose
-`legal` readings grow steeply with it), and the verifier must accept any game the rules
-allow. So they
+`RUMMY_WILD_HAND_CAP`, `RUMMY_EVENTS_PAGE`), not rules of the game: docs/rules.md does not
+bound `recycles`, bounds `max_turns` for a new game at 1000 only (its "Caps": a deployment
+may accept less), lets a game with wild cards deal any hand size (whose `legal` readings
+grow steeply with it), and the verifier must accept any game the rules allow. So they
 live here, and the OpenAPI document states each deployment's own (`finish_openapi`),
 so a body valid against the document served is never refused for them.
 """

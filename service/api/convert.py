@@ -20,21 +20,23 @@ import msgspec
 
 from service.api import schemas as s
 from service.api.caps import Caps
-from service.api.conditional import TAG_SUFFIX
 from service.api.errors import problem
+from service.api.transport.conditional import TAG_SUFFIX
 from service.domain import actions as d
 from service.domain.cards import Card
 from service.domain.errors import InvalidRules, InvalidSeating
-from service.domain.rules import VARIANTS, RuleSet, Variant
+from service.domain.presets import VARIANTS
+from service.domain.rule_values import Variant
+from service.domain.rules import RuleSet
 from service.game import commands as c
 from service.game import results as r
-from service.projections.events import event_view
+from service.projections.event_views import event_view
 from service.projections.views import Viewer
 
 IF_MATCH_PATTERN = rf'^[ \t]*(\*|(W/)?"([0-9]{{1,12}}){TAG_SUFFIX}"|([0-9]{{1,12}}))[ \t]*$'
 """What `If-Match` may hold: an `ETag` this service gave about the game (`"12"`,
 `"12.seat1"`, conditional.py), also as `W/"12"` or `12`; `*` is any version. The
-OpenAPI document states the same pattern (service/api/openapi.py)."""
+OpenAPI document states the same pattern (service/api/docs/openapi.py)."""
 
 
 # --- requests -------------------------------------------------------------------------
@@ -96,8 +98,8 @@ def actions(body: s.ActionBody) -> list[d.Action]:
 
 def _action(action: s.Action, place: str) -> d.Action:
     match action:
-        case s.DrawAction(source=source):
-            return d.Draw(source)
+        case s.DrawAction(source=source, count=count):
+            return d.Draw(source, 1 if count is msgspec.UNSET else count)
         case s.MeldAction(cards=cards, as_=as_):
             return d.Meld(tuple(Card.parse(code) for code in cards), _reading(cards, as_, place))
         case s.LayOffAction(card=card, meld_id=meld_id, as_=as_):
@@ -108,8 +110,13 @@ def _action(action: s.Action, place: str) -> d.Action:
             return d.Discard(Card.parse(card))
         case s.SwapAction(meld_id=meld_id, card=card):
             return d.Swap(meld_id, Card.parse(card))
-        case s.KnockAction(card=card):
-            return d.Knock(Card.parse(card))
+        case s.KnockAction(card=card, melds=melds):
+            return d.Knock(
+                None if card is msgspec.UNSET else Card.parse(card),
+                None if melds is msgspec.UNSET else _groups(melds),
+            )
+        case s.PassAction():
+            return d.Pass()
         case s.DeclareAction(card=card, groups=groups):
             return d.Declare(Card.parse(card), _groups(groups))
         case s.SubmitGroupsAction(groups=groups):
@@ -222,7 +229,7 @@ def created_game(created: r.CreateResult, body: s.CreateGame) -> s.CreatedGame:
         ],
         version=created.version,
         seed_commitment=created.seed_commitment,
-        deal=created.deal,
+        deal=created.deal_mode,
     )
 
 
@@ -233,13 +240,21 @@ def joined_seat(game_id: UUID, joined: r.JoinResult) -> s.JoinedSeat:
 
 
 def events_page(
-    game_id: UUID, events: Sequence[Any], state: r.GameState, viewer: Viewer
+    game_id: UUID,
+    events: Sequence[Any],
+    state: r.GameState,
+    viewer: Viewer,
+    chains: Sequence[str],
 ) -> s.EventsPage:
-    """A page of `events` as `viewer` may see them, `state` the game read after them."""
+    """A page of `events` as `viewer` may see them, `state` the game read after them,
+    `chains` the live head after each (service/projections/chain_heads.py)."""
     table = state.table
     return s.EventsPage(
         game_id=str(game_id),
         version=state.version,
-        events=[event_view(event, viewer, table.rules, table.players) for event in events],
+        events=[
+            event_view(event, viewer, table.rules, table.seat_count, chain)
+            for event, chain in zip(events, chains, strict=True)
+        ],
         more=bool(events) and events[-1].originator_version < state.version,
     )

@@ -21,7 +21,13 @@ event store runs through `Services.run(work, heavy=...)`:
   more than `INLINE_EVENTS` events, a past version, the audit export, a feed
   page), which on the loop would stall every other request, `/health` too;
   so does making a view that may take long (`projections.shared.costly`: the
-  seat to move in a game with wild cards), unless it was made already.
+  seat to move in a game with wild cards), unless it was made already;
+- a command that may make a bot decide runs in a worker thread on every store
+  (`RummyApplication.moves_bots`: an action, leave or join in a game with a bot
+  seat, or one this process does not hold; a creation that seats a bot): a
+  bot's search must never hold the loop. The bots reply only up to the next
+  person's turn (a bounded round); a game left to bots alone is played by the
+  clocks' keeper, in its own thread, never in a request (docs/bots.md).
 
 A live stream reads its events the same way, one read at a time. What asks
 nothing of the store (`/health`, `/metrics`, the checks of `before_request`)
@@ -42,8 +48,11 @@ import anyio.to_thread
 from litestar.params import HeaderParameter
 
 from service.api.caps import Caps
+from service.api.routes.exports import Exports
 from service.config import Settings, Store
 from service.game.application import RummyApplication
+from service.game.event_feed import Feed
+from service.projections.chain_heads import ChainHeads
 from service.projections.shared import SharedViews
 from service.webhooks.admin import WebhookAdmin
 
@@ -55,10 +64,12 @@ INLINE_EVENTS = 100
 
 @dataclass(frozen=True, slots=True)
 class Services:
-    """What the handlers need: the application, the admin token (None: admin off),
+    """What the handlers need: the application and the feed, the admin token (None: admin off),
     this deployment's caps, the metrics token and the stream tickets' lifetime."""
 
     games: RummyApplication
+    feed: Feed
+    """Every game's events in commit order (service/game/event_feed.py)."""
     admin_token: str | None
     caps: Caps
     inline: bool = False
@@ -72,19 +83,30 @@ class Services:
     views: SharedViews = field(default_factory=SharedViews)
     """The views made lately, shared by every caller of the same kind (the module
     service/projections/shared.py)."""
+    exports: Exports = field(default_factory=Exports)
+    """The audit exports being sent, their cap and the kept ones (exports.py)."""
+    heads: ChainHeads = field(default_factory=ChainHeads)
+    """The live chain heads of the events served (service/projections/chain_heads.py),
+    each event hashed once per process."""
 
     @classmethod
     def from_settings(
-        cls, settings: Settings, games: RummyApplication, webhooks: WebhookAdmin | None = None
+        cls,
+        settings: Settings,
+        games: RummyApplication,
+        feed: Feed,
+        webhooks: WebhookAdmin | None = None,
     ) -> Services:
         return cls(
             webhooks=webhooks,
             games=games,
+            feed=feed,
             admin_token=settings.admin_token,
             caps=Caps.from_settings(settings),
             inline=settings.store is not Store.POSTGRES,
             metrics_token=settings.metrics_token,
             ticket_ttl=settings.stream_ticket_ttl,
+            exports=Exports.from_settings(settings),
         )
 
     async def run(self, work: Callable[[], T], *, heavy: bool = False) -> T:

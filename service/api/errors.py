@@ -29,6 +29,7 @@ The one place errors become HTTP:
     └── Forbidden              403  forbidden
     LimitExceeded (here)       429  rate_limited (with Retry-After)
                                503  too_many_streams (with Retry-After)
+                               503  too_many_exports (with Retry-After)
                                408  body_timeout (and the connection is closed)
     HTTPException (litestar)        invalid_body (422) for a malformed body or
                                     parameter, unknown_card when it is a card
@@ -42,15 +43,15 @@ The one place errors become HTTP:
                                     and PostgreSQL's read-only transaction error)
     anything else              500  internal_error (logged; no detail leaks)
 
-    Answered by the server before the app (service/api/protocol.py): a request
+    Answered by the server before the app (service/api/transport/protocol.py): a request
     head over RUMMY_MAX_HEADER_BYTES is 431 headers_too_large.
 
-`PROBLEM_TYPES` (service/api/problem_types.py) is the one table of every code
+`PROBLEM_TYPES` (service/api/docs/problem_types.py) is the one table of every code
 a client can meet, with its status, title, meaning and what to do: a
 problem's `type` is `/problems/<code>`, the page served there, its `title`
 that table's title of the code; the OpenAPI document's `Problem.code` enum
 and the description of each error response are made from it (docs.py), and
-tests/api/test_problem_pages.py holds it to every code the service raises.
+tests/api/docs/test_problem_pages.py holds it to every code the service raises.
 """
 
 from __future__ import annotations
@@ -68,7 +69,8 @@ from eventsourcing import persistence
 from litestar.exceptions import HTTPException, ValidationException
 from litestar.plugins.problem_details import ProblemDetailsConfig, ProblemDetailsException
 
-from service.api.problem_types import PROBLEM_TYPES, type_uri
+from service.api.docs.problem_types import PROBLEM_TYPES, type_uri
+from service.domain.cards import NOT_A_CARD_CODE
 from service.domain.errors import IllegalMove, InvalidInput, RummyError
 from service.game.errors import (
     ExplicitDealForbidden,
@@ -201,7 +203,7 @@ def problem(status: int, code: str, detail: str, **extra: Any) -> ProblemDetails
 
 def problem_title(status: int, code: str) -> str:
     """The title of `code`'s problem type (the status's phrase for a code the table
-    lacks, which tests/api/test_problem_pages.py does not let happen)."""
+    lacks, which tests/api/docs/test_problem_pages.py does not let happen)."""
     known = PROBLEM_TYPES.get(code)
     return HTTPStatus(status).phrase if known is None else known.title
 
@@ -292,10 +294,11 @@ def _is_in(item: Mapping[str, Any], *places: str) -> bool:
 
 
 def _is_bad_card(item: Mapping[str, Any]) -> bool:
-    key = str(item.get("key", ""))
-    # Card codes are the `card`/`cards` of actions and the entries of `decks`.
-    return "Invalid enum value" in str(item.get("message", "")) and (
-        "card" in key or key.startswith("decks[")
+    key, message = str(item.get("key", "")), str(item.get("message", ""))
+    # bodies.py words a card code the schema refuses as `card_code_problem` does;
+    # else card codes are the `card`/`cards` of actions and the entries of `decks`.
+    return NOT_A_CARD_CODE in message or (
+        "Invalid enum value" in message and ("card" in key or key.startswith("decks["))
     )
 
 

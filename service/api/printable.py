@@ -1,7 +1,8 @@
 """Text that other people read: player names as printable text, client seeds
 without control characters. Each rule is one regular expression, which the
 body decoder enforces (msgspec's `pattern`, schemas.py) and the OpenAPI
-document states; the `*_problem` functions say in words what is wrong.
+document states (a name's up to U+FFFF only, and the rest in words:
+`DOCUMENTED_NAME_PATTERN`); the `*_problem` functions say in words what is wrong.
 
 A player's name is shown to everyone at the table. It may hold letters,
 marks, digits, punctuation, symbols and spaces of any script, but none of:
@@ -112,11 +113,22 @@ def _char_class(ranges: tuple[tuple[int, int, str], ...]) -> str:
     )
 
 
-_NAME_CHAR = f"[^{_char_class(_NOT_IN_NAMES)}]"
-_NAME_END = f"[^ {_char_class(_NOT_IN_NAMES)}]"
-# `\Z`, not `$`: Python's `$` also matches before a final newline, and msgspec
-# searches with the pattern. The OpenAPI document says `$` (`json_schema_pattern`).
-NAME_PATTERN = f"^{_NAME_END}(?:{_NAME_CHAR}*{_NAME_END})?\\Z"
+def _name_pattern(ranges: tuple[tuple[int, int, str], ...]) -> str:
+    char, end = f"[^{_char_class(ranges)}]", f"[^ {_char_class(ranges)}]"
+    # `\Z`, not `$`: Python's `$` also matches before a final newline, and msgspec
+    # searches with the pattern. The OpenAPI document says `$` (`json_schema_pattern`).
+    return f"^{end}(?:{char}*{end})?\\Z"
+
+
+NAME_PATTERN = _name_pattern(_NOT_IN_NAMES)
+DOCUMENTED_NAME_PATTERN = _name_pattern(tuple(item for item in _NOT_IN_NAMES if item[1] <= 0xFFFF))
+"""The part of `NAME_PATTERN` in the Basic Multilingual Plane, which the OpenAPI
+document states: a class with ranges above U+FFFF is read as pairs of UTF-16
+halves, "out of order", by every engine that compiles patterns without Unicode
+mode (JavaScript's without the `u` flag: Spectral, ajv by default, several
+client generators). This one reads alike in both modes (a code point above
+U+FFFF passes it as one character or as two halves), and `NAME_RULE` says in
+words what the service refuses above U+FFFF too."""
 CLIENT_SEED_PATTERN = f"^[^{_char_class(_CONTROLS)}]*\\Z"
 
 NAME_RULE = (
@@ -125,7 +137,12 @@ NAME_RULE = (
     "zero-width space, joiner and non-joiner, byte order mark, soft hyphen, tags), "
     "separators other than the plain space U+0020 (no-break and other spaces, line and "
     "paragraph separators), letters that show as nothing (Hangul fillers, blank braille "
-    "cell), plane 14 other than its variation selectors, and noncharacters."
+    "cell), plane 14 other than its variation selectors, and noncharacters. The pattern "
+    "states the rule up to U+FFFF only, so that engines without Unicode mode read it "
+    "alike; above, the service also refuses the invisible format characters U+110BD, "
+    "U+110CD, U+13430-U+1343F, U+1BCA0-U+1BCA3 and U+1D173-U+1D17A, plane 14's tags "
+    "U+E0000-U+E00FF and U+E01F0-U+E0FFF, and the noncharacters U+nFFFE and U+nFFFF of "
+    "every plane."
 )
 CLIENT_SEED_RULE = "Any text of up to 256 characters without control characters."
 
@@ -160,7 +177,10 @@ TEXT_RULES: dict[str, Callable[[str], str | None]] = {
 
 
 def json_schema_pattern(pattern: str) -> str:
-    """`pattern` as JSON Schema (ECMA-262) writes it, where `$` is the end of the text."""
+    """`pattern` as the OpenAPI document states it: in JSON Schema's (ECMA-262)
+    dialect, where `$` is the end of the text, and the name's in the BMP."""
+    if pattern == NAME_PATTERN:
+        pattern = DOCUMENTED_NAME_PATTERN
     return pattern[: -len("\\Z")] + "$" if pattern.endswith("\\Z") else pattern
 
 

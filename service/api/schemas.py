@@ -1,4 +1,6 @@
-"""Request and response bodies of the HTTP contract (docs/api.md), as msgspec structs.
+"""Request and response bodies of the HTTP contract (docs/api.md), as msgspec structs:
+the games', the lobby's, the stream tickets' and the health check's (the webhooks'
+admin routes have theirs in webhook_schemas.py).
 
 Card codes are an enum of the 52 codes of docs/rules.md and the joker `JK`, so the
 OpenAPI document lists them and a bad code is refused by name before any rule runs.
@@ -6,6 +8,7 @@ OpenAPI document lists them and a bad code is refused by name before any rule ru
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from enum import StrEnum
 from typing import Annotated, Any
@@ -14,31 +17,34 @@ import msgspec
 from msgspec import UNSET, Meta, UnsetType
 
 from service.api import printable
-from service.config import MAX_DECKS, MAX_RECYCLES, MAX_TURNS
-from service.domain.cards import ALL_CARDS, RANKS
-from service.domain.events import EVENT_NAMES
+from service.config import MAX_DECKS, MAX_RECYCLES
+from service.domain.cards import ALL_CARDS, RANKS, card_code_problem, rank_code_problem
 from service.domain.fairness import DealMode
-from service.domain.rules import (
-    MAX_PLAYERS,
+from service.domain.presets import (
     MIN_PLAYERS,
+    MOST_PLAYERS,
+    NULL_IS_A_VALUE,
+    TIME_BANK_SECONDS,
     TIMEOUTS_BEFORE_TAKEOVER,
     TURN_SECONDS,
     VARIANTS,
+)
+from service.domain.rule_values import (
     Abandon,
     Aces,
     Exhausted,
     Format,
     GoingOut,
-    LayOff,
+    LayOffRule,
     MeldsPerTurn,
     RummyBonus,
     Scoring,
     SwappedWild,
     Variant,
 )
-from service.domain.state import Source
-from service.game.tickets import TICKET_PATTERN
-from service.projections.events import EventView
+from service.domain.state import ABORT_REASON_LENGTH, Source
+from service.projections.event_views import EventView
+from service.store.stream_tickets import TICKET_PATTERN
 
 CardCode = StrEnum(  # type: ignore[misc]
     "CardCode", {card.code: card.code for card in ALL_CARDS}, module=__name__
@@ -50,6 +56,13 @@ RankCode = StrEnum(  # type: ignore[misc]
     "RankCode", {rank.code: rank.code for rank in RANKS}, module=__name__
 )
 """A rank: A 2-10 J Q K."""
+
+CODE_PROBLEMS: dict[type, Callable[[object], str]] = {
+    CardCode: card_code_problem,
+    RankCode: rank_code_problem,
+}
+"""Each enumeration of codes and the function that says, with their format, why a
+text is none of them (a body's 422 names it: bodies.py)."""
 
 
 class BotName(StrEnum):
@@ -111,11 +124,14 @@ Deck = Annotated[
 
 
 def _span(name: str) -> tuple[int, int]:
-    """The least and most a whole-number option may be in any variant."""
+    """The least and most a whole-number option may be in any variant (its range, or
+    its cap on a new game)."""
     values: list[int] = []
     for preset in VARIANTS.values():
         if name in preset.ranges:
             values.extend(preset.ranges[name])
+        elif name in preset.caps:
+            values.extend(preset.caps[name])
         elif name in preset.fixed:
             values.append(preset.fixed[name])
     return min(values), max(values)
@@ -131,6 +147,17 @@ _KNOCK_BONUS = _span("knock_bonus")
 _FIRST_DROP = _span("first_drop")
 _MIDDLE_DROP = _span("middle_drop")
 _FULL_COUNT = _span("full_count")
+_KNOCK_LIMIT = _span("knock_limit")
+_GIN_BONUS = _span("gin_bonus")
+_BIG_GIN_BONUS = _span("big_gin_bonus")
+_UNDERCUT_BONUS = _span("undercut_bonus")
+_GAME_BONUS = _span("game_bonus")
+_BOX_BONUS = _span("box_bonus")
+_TARGET = _span("target")
+_DEALS = _span("deals")
+_MAX_TURNS = _span("max_turns")
+_MAX_HANDS = _span("max_hands")
+_MAX_EVENTS = _span("max_events")
 
 
 class Rules(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
@@ -142,16 +169,16 @@ class Rules(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     aces: Aces | UnsetType | None = UNSET
     hand_size: Annotated[int, Meta(ge=1, le=25)] | UnsetType | None = UNSET
     melds_per_turn: MeldsPerTurn | UnsetType | None = UNSET
-    lay_off: LayOff | UnsetType | None = UNSET
+    lay_off: LayOffRule | UnsetType | None = UNSET
     going_out: GoingOut | UnsetType | None = UNSET
     rummy_bonus: RummyBonus | UnsetType | None = UNSET
     recycles: Annotated[int, Meta(ge=0, le=MAX_RECYCLES)] | UnsetType | None = UNSET
     recycle_shuffle: bool | UnsetType | None = UNSET
     exhausted: Exhausted | UnsetType | None = UNSET
-    max_turns: Annotated[int, Meta(ge=1, le=MAX_TURNS)] | UnsetType | None = UNSET
+    max_turns: Annotated[int, Meta(ge=_MAX_TURNS[0], le=_MAX_TURNS[1])] | UnsetType | None = UNSET
     scoring: Scoring | UnsetType | None = UNSET
-    target: Annotated[int, Meta(ge=1, le=1000000)] | UnsetType | None = UNSET
-    deals: Annotated[int, Meta(ge=1, le=1000)] | UnsetType | None = UNSET
+    target: Annotated[int, Meta(ge=_TARGET[0], le=_TARGET[1])] | UnsetType | None = UNSET
+    deals: Annotated[int, Meta(ge=_DEALS[0], le=_DEALS[1])] | UnsetType | None = UNSET
     variant: Variant | UnsetType | None = UNSET
     packs: Annotated[int, Meta(ge=_PACKS[0], le=_PACKS[1])] | UnsetType | None = UNSET
     jokers: Annotated[int, Meta(ge=_JOKERS[0], le=_JOKERS[1])] | UnsetType | None = UNSET
@@ -181,6 +208,32 @@ class Rules(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     full_count: Annotated[int, Meta(ge=_FULL_COUNT[0], le=_FULL_COUNT[1])] | UnsetType | None = (
         UNSET
     )
+    # Gin Rummy's options (docs/rules.md "Gin Rummy").
+    knock_limit: Annotated[int, Meta(ge=_KNOCK_LIMIT[0], le=_KNOCK_LIMIT[1])] | UnsetType | None = (
+        UNSET
+    )
+    gin_bonus: Annotated[int, Meta(ge=_GIN_BONUS[0], le=_GIN_BONUS[1])] | UnsetType | None = UNSET
+    big_gin_bonus: (
+        Annotated[
+            int,
+            Meta(
+                ge=_BIG_GIN_BONUS[0],
+                le=_BIG_GIN_BONUS[1],
+                description="Gin: null (given) turns big gin off; left out, the default.",
+            ),
+        ]
+        | UnsetType
+        | None
+    ) = UNSET
+    undercut_bonus: (
+        Annotated[int, Meta(ge=_UNDERCUT_BONUS[0], le=_UNDERCUT_BONUS[1])] | UnsetType | None
+    ) = UNSET
+    oklahoma: bool | UnsetType | None = UNSET
+    game_bonus: Annotated[int, Meta(ge=_GAME_BONUS[0], le=_GAME_BONUS[1])] | UnsetType | None = (
+        UNSET
+    )
+    box_bonus: Annotated[int, Meta(ge=_BOX_BONUS[0], le=_BOX_BONUS[1])] | UnsetType | None = UNSET
+    shutout: bool | UnsetType | None = UNSET
     turn_seconds: (
         Annotated[int, Meta(ge=TURN_SECONDS[0], le=TURN_SECONDS[1])] | UnsetType | None
     ) = UNSET
@@ -190,14 +243,39 @@ class Rules(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
         | None
     ) = UNSET
     abandon: Abandon | UnsetType | None = UNSET
+    time_bank_seconds: (
+        Annotated[
+            int,
+            Meta(
+                ge=TIME_BANK_SECONDS[0],
+                le=TIME_BANK_SECONDS[1],
+                description=(
+                    "Seconds each seat may spend over the whole game once its turn's "
+                    "clock ran out, before it times out; never refilled. 0 (the default): "
+                    "no bank. Only with `turn_seconds` (else 422 `invalid_rules`)."
+                ),
+            ),
+        ]
+        | UnsetType
+        | None
+    ) = UNSET
+    max_hands: Annotated[int, Meta(ge=_MAX_HANDS[0], le=_MAX_HANDS[1])] | UnsetType | None = UNSET
+    max_events: Annotated[int, Meta(ge=_MAX_EVENTS[0], le=_MAX_EVENTS[1])] | UnsetType | None = (
+        UNSET
+    )
 
     def given(self) -> dict[str, Any]:
         """The options given a value (null is the same as left out); a rank as its code."""
-        return {
+        given = {
             name: value.value if isinstance(value, RankCode) else value
             for name in self.__struct_fields__
             if (value := getattr(self, name)) is not None and value is not UNSET
         }
+        # A few options' null is a value (`big_gin_bonus`: no big gin), not "left out".
+        for name in NULL_IS_A_VALUE:
+            if getattr(self, name) is None:
+                given[name] = None
+        return given
 
     def named(self) -> list[str]:
         """Every option the body names, null ones included: a variant's unused option
@@ -209,7 +287,11 @@ class Rules(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
         as null mean the same, so they make the same request (`Idempotency-Key`)."""
         return msgspec.structs.replace(
             self,
-            **{name: UNSET for name in self.__struct_fields__ if getattr(self, name) is None},
+            **{
+                name: UNSET
+                for name in self.__struct_fields__
+                if getattr(self, name) is None and name not in NULL_IS_A_VALUE
+            },
         )
 
 
@@ -223,12 +305,12 @@ class CreateGame(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     """Name the players, or give a number of open seats, or both (the named
     players take the first seats)."""
 
-    players: Annotated[list[NewPlayer], Meta(max_length=MAX_PLAYERS)] | None = None
-    seats: Annotated[int, Meta(ge=MIN_PLAYERS, le=MAX_PLAYERS)] | None = None
+    players: Annotated[list[NewPlayer], Meta(max_length=MOST_PLAYERS)] | None = None
+    seats: Annotated[int, Meta(ge=MIN_PLAYERS, le=MOST_PLAYERS)] | None = None
     rules: Rules | None = None
     seed: Annotated[str, Meta(min_length=1, max_length=256)] | None = None
     decks: Annotated[list[Deck], Meta(max_length=MAX_DECKS)] | None = None
-    dealer: Annotated[int, Meta(ge=0, le=MAX_PLAYERS - 1)] | None = None
+    dealer: Annotated[int, Meta(ge=0, le=MOST_PLAYERS - 1)] | None = None
     unlisted: (
         Annotated[
             bool,
@@ -253,6 +335,23 @@ class DrawAction(
     msgspec.Struct, kw_only=True, tag_field="type", tag="draw", forbid_unknown_fields=True
 ):
     source: Source
+    count: (
+        Annotated[
+            int,
+            Meta(
+                ge=1,
+                description=(
+                    "500 Rum (`rummy500`): how many cards to take from the top of the spread "
+                    "discard pile; the deepest is the called card, which must be melded or laid "
+                    "off this turn. Any other count than 1 elsewhere, or from the stock, is 409 "
+                    "`not_in_variant`. Left out: 1."
+                ),
+            ),
+        ]
+        | UnsetType
+    ) = UNSET
+    """No `default` in the document: generators that make a defaulted property
+    required (openapi-typescript) would then ask every draw for a count."""
 
 
 MeldCards = Annotated[list[CardCode], Meta(min_length=1, max_length=13)]
@@ -298,12 +397,27 @@ class SwapAction(
     card: CardCode
 
 
+KnockMelds = Annotated[list[MeldCards], Meta(max_length=4)]
+"""Gin: the knocker's melds, each a list of card codes."""
+
+
 class KnockAction(
     msgspec.Struct, kw_only=True, tag_field="type", tag="knock", forbid_unknown_fields=True
 ):
-    """Knock Rummy: end the hand, discarding `card` face down (in the `play` phase)."""
+    """Knock Rummy and Gin: end the hand, discarding `card` face down (in the `play`
+    phase). Gin only: leave `card` out for big gin (all eleven cards in melds), and
+    give `melds`, your arrangement of the other cards, or leave it out for the
+    server's least-deadwood one. Knock Rummy: `card` only (else 409 `not_in_variant`)."""
 
-    card: CardCode
+    card: CardCode | UnsetType = UNSET
+    melds: KnockMelds | UnsetType = UNSET
+
+
+class PassAction(
+    msgspec.Struct, kw_only=True, tag_field="type", tag="pass", forbid_unknown_fields=True
+):
+    """Gin, in the `upcard_offer` phase: leave the upcard (the non-dealer, then the
+    dealer; after both, the non-dealer draws from the stock)."""
 
 
 class DiscardAction(
@@ -356,6 +470,7 @@ Action = (
     | DeclareAction
     | SubmitGroupsAction
     | DropAction
+    | PassAction
 )
 ActionBody = Action | Annotated[list[Action], Meta(min_length=1, max_length=64)]
 
@@ -365,6 +480,12 @@ class Leave(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     follows the game's rule `abandon` (docs/rules.md "Leaving and turn clocks")."""
 
     resign: bool = False
+
+
+class Abort(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """Why the admin ends the game void: shown to everyone in `game_aborted`."""
+
+    reason: Annotated[str, Meta(min_length=1, max_length=ABORT_REASON_LENGTH)]
 
 
 class SeatToken(msgspec.Struct, kw_only=True):
@@ -418,143 +539,6 @@ class EventsPage(msgspec.Struct, kw_only=True):
     more: bool
     """Whether the game has events after this page's last: ask again with `after` its
     version (a page holds `limit` events, or the service's page size without one)."""
-
-
-class FeedItem(msgspec.Struct, kw_only=True):
-    position: int
-    """The event's place in the commit order of all games: grows, skips numbers (by a
-    lot on PostgreSQL), stays below 2**53."""
-    game_id: str
-    event: EventView
-    """The event as the admin sees it in `listEvents` (`version` is its place in its game)."""
-
-
-class FeedPage(msgspec.Struct, kw_only=True):
-    events: list[FeedItem]
-    next_after: int
-    """Ask for `after=next_after` next: the position of the last event here (or `after`
-    if there is none). Positions have gaps, so never compute a cursor by counting."""
-    last_position: int
-    """The newest position now; you have read to the end when `next_after` reaches it."""
-
-
-EventType = StrEnum(  # type: ignore[misc]
-    "EventType", {name: name for name in EVENT_NAMES}, module=__name__
-)
-"""An event's `type` (docs/api.md, "Events"), as a webhook filter names it."""
-
-WebhookUrl = Annotated[
-    str,
-    Meta(
-        min_length=1,
-        max_length=2000,
-        description=(
-            "Where events are POSTed: an `http` or `https` URL with a host, without user "
-            "name or password (send no credentials in it: it is shown to every admin)."
-        ),
-    ),
-]
-WebhookEvents = Annotated[
-    list[EventType],
-    Meta(
-        max_length=64,
-        description="The event types sent to it; empty: every type (new types too).",
-    ),
-]
-MaxFailures = Annotated[
-    int,
-    Meta(
-        ge=1,
-        le=10_000,
-        description=(
-            "Failed attempts in a row that disable it (null: the service's "
-            "`RUMMY_WEBHOOK_MAX_FAILURES`)."
-        ),
-    ),
-]
-Description = Annotated[str, Meta(max_length=500, description="A note for the admins.")]
-Position = Annotated[
-    int,
-    Meta(ge=0, le=2**53, description="A position in the feed (`GET /feed`'s `position`)."),
-]
-
-
-class NewWebhook(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
-    url: WebhookUrl
-    events: WebhookEvents = msgspec.field(default_factory=list)
-    description: Description = ""
-    max_failures: MaxFailures | None = None
-    after: Position | None = None
-    """Send the events after this position; null: only events committed from now on
-    (`0`: the whole history)."""
-
-
-class WebhookChange(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
-    url: WebhookUrl | UnsetType = UNSET
-    events: WebhookEvents | UnsetType = UNSET
-    description: Description | UnsetType = UNSET
-    max_failures: MaxFailures | UnsetType | None = UNSET
-    enabled: bool | UnsetType = UNSET
-    """`true` re-enables a disabled endpoint (its failures cleared, tried at once);
-    `false` disables it."""
-
-
-class Redelivery(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
-    after: Position | None = None
-    """Send again every wanted event after this position; null: from the event of the
-    newest attempt in the log (the one that failed, as a rule)."""
-
-
-class Webhook(msgspec.Struct, kw_only=True):
-    id: str
-    url: str
-    events: list[EventType]
-    """Empty: every type."""
-    description: str
-    max_failures: int | None
-    enabled: bool
-    position: int
-    """Every wanted event up to here has been answered 2xx (the next starts after it)."""
-    failures: int
-    """Failed attempts in a row (0 after a success)."""
-    last_error: str | None
-    """What the last failed attempt met: `answered 500`, `no answer within 10 s`, ..."""
-    last_attempt_at: str | None
-    last_success_at: str | None
-    next_attempt_at: str | None
-    """When a failed event is tried again (null: as soon as there is an event)."""
-    disabled_at: str | None
-    created_at: str
-
-
-class CreatedWebhook(Webhook, kw_only=True):
-    secret: str
-    """The signing secret (`whsec_` and base64): shown here once, never again. Verify
-    each delivery's `webhook-signature` with it (docs/webhooks.md)."""
-
-
-class Webhooks(msgspec.Struct, kw_only=True):
-    webhooks: list[Webhook]
-
-
-class DeliveryAttempt(msgspec.Struct, kw_only=True):
-    position: int
-    webhook_id: str
-    """The `webhook-id` sent: `<game_id>:<version>`, the same on every retry."""
-    event_type: str
-    attempt: int
-    """1 for the event's first try, 2 for its first retry, ..."""
-    status: int | None
-    """The status answered; null: no answer (refused, timed out, ...)."""
-    error: str | None
-    """null: delivered (2xx)."""
-    duration_ms: float
-    at: str
-
-
-class DeliveryLog(msgspec.Struct, kw_only=True):
-    deliveries: list[DeliveryAttempt]
-    """The newest first (up to the last 100 attempts of the endpoint)."""
 
 
 class LobbySeat(msgspec.Struct, kw_only=True):

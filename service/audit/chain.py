@@ -9,6 +9,7 @@ member as canonical JSON (RFC 8785 for the values an export holds).
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 from collections.abc import Mapping
 from typing import Any
@@ -46,3 +47,25 @@ def link(event: Mapping[str, Any], previous_hash: str) -> dict[str, Any]:
     linked["previous_hash"] = previous_hash
     linked[HASH_FIELD] = event_hash(linked)
     return linked
+
+
+# --- Live chain heads, salted (docs/fairness.md "Live chain heads") ---------------------
+
+SALT_LABEL = "straight-rummy/chain-salt/v1"
+"""What the game's seed keys to make its chain salt: one fixed label, so the salt is
+the seed's and nothing else's."""
+
+
+def chain_salt(seed: str) -> str:
+    """The game's chain salt (hex): HMAC-SHA-256 keyed by the seed's UTF-8 bytes over
+    `SALT_LABEL`. Secret while the seed is; revealed with it (the export's
+    `chain_salt`)."""
+    return hmac.new(seed.encode("utf-8"), SALT_LABEL.encode("ascii"), hashlib.sha256).hexdigest()
+
+
+def salted_head(salt: str, event_hash_hex: str) -> str:
+    """The live head after an event (hex), as every served event's `chain` shows it:
+    HMAC-SHA-256 keyed by the salt's 32 bytes over the event's export `hash` (its 64
+    hex characters). Without the salt it says nothing of the hash, so nothing of the
+    hidden cards the hash covers."""
+    return hmac.new(bytes.fromhex(salt), event_hash_hex.encode("ascii"), hashlib.sha256).hexdigest()

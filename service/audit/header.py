@@ -13,9 +13,8 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from service.audit.chain import ALGORITHM, FORMAT, genesis
+from service.audit.chain import ALGORITHM, FORMAT, chain_salt, genesis
 from service.audit.referee import Referee
-from service.domain.state import Status
 
 
 def expected_header(
@@ -32,13 +31,13 @@ def expected_header(
     the first event: the replay has checked both before this is built. The
     seed is revealed only once the game is finished, so before that the log
     calls for `null`. `deal` is the export's own, once checked against the log
-    (service/audit/deal.py).
+    (service/audit/deal_mode.py).
     """
     table = referee.table
     assert table is not None, "the log has at least its creation"
     created = referee.created
     explicit = len(referee.explicit)
-    finished = table.status is Status.FINISHED
+    finished = table.over
     return {
         "format": FORMAT,
         "game_id": game_id,
@@ -63,6 +62,8 @@ def expected_header(
         ],
         "winner": table.winner,
         "totals": list(table.totals),
+        # The live heads' salt, revealed with the seed (docs/fairness.md, "Live chain heads").
+        "chain_salt": chain_salt(seed) if finished and seed is not None else None,
         "chain": {
             "algorithm": ALGORITHM,
             "genesis": genesis(game_id),

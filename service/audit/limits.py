@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 
 from service.domain import events as domain
 from service.domain.cards import Card
-from service.domain.concealed import is_concealed
-from service.domain.rules import SwappedWild, Variant
+from service.domain.concealed import is_concealed, wants_discard_last
+from service.domain.rule_values import SwappedWild
 from service.domain.state import Table
 
 
@@ -62,7 +62,7 @@ class TurnLimits:
         self.laid = True
         hand = table.hand
         assert hand is not None, "cards are laid only in a hand in play"
-        if table.rules.variant is Variant.WROTHAM and not hand.hands[seat]:
+        if wants_discard_last(table) and not hand.hands[seat]:
             raise TurnLimitBroken(
                 f"seat {seat} went out by laying its last card in a concealed deal of "
                 f"Wrotham, where the last card must be discarded (409 must_discard_last)"

@@ -18,10 +18,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from service.audit import deal
+from service.audit import deal_mode
+from service.audit.aborts import aborted, from_outside
+from service.audit.hand_seeds import ChainSeeds, check_digest, scheme_of
 from service.audit.limits import TurnLimitBroken, TurnLimits
+from service.audit.log_decks import LogDecks
+from service.audit.mismatch import Mismatch, error_text
+from service.domain import changes, shuffle
 from service.domain import events as domain
-from service.domain import shuffle
 from service.domain.actions import (
     Action,
     Declare,
@@ -31,29 +35,20 @@ from service.domain.actions import (
     Knock,
     LayOff,
     Meld,
+    Pass,
     SubmitGroups,
     Swap,
 )
 from service.domain.cards import Card, card_codes, parse_cards
 from service.domain.concealed import is_concealed
-from service.domain.deal import check_deck
 from service.domain.errors import IllegalMove, RummyError
 from service.domain.flow import decide_join, next_event
-from service.domain.leaving import decide_leave, decide_timeout
+from service.domain.hand_chain import SeedScheme
+from service.domain.leaving import decide_bank_use, decide_leave, decide_timeout
 from service.domain.rules import RuleSet
 from service.domain.setup import check_playable
 from service.domain.state import HandEnding, LeaveReason, Phase, Source, Status, Table
 from service.domain.turns import decide
-
-
-class Mismatch(Exception):
-    """The event in hand is not what the rules produce here, or (with `field`) the
-    export's header field that the event shows wrong."""
-
-    def __init__(self, message: str, *, field: str | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.field = field
 
 
 @dataclass
@@ -84,6 +79,8 @@ class Referee:
     tally: Tally = field(default_factory=Tally)
     limits: TurnLimits = field(default_factory=TurnLimits)
     """The rules on whole requests that a turn must settle (service/audit/limits.py)."""
+    chain: ChainSeeds | None = None
+    """A `hand_chain` game's hand seeds (service/audit/hand_seeds.py); None for `game`."""
 
     @property
     def client_seeds(self) -> list[str]:
@@ -114,6 +111,8 @@ class Referee:
         table = self.table
         if kind == "game_created":
             raise Mismatch("a game is created only once: game_created must be the first event")
+        if self.chain is not None:
+            data = self.chain.without_seeds(kind, data, self.client_seeds)
         if self.pending:
             expected, expected_actor = self.pending.popleft()
         else:
@@ -123,7 +122,7 @@ class Referee:
             else:
                 expected, expected_actor = self._move(table, kind, data, actor)
         self._compare(expected, expected_actor, kind, data, actor)
-        domain.apply(table, expected)
+        changes.apply(table, expected)
         try:
             self.limits.check(table, expected)
         except TurnLimitBroken as broken:
@@ -140,12 +139,20 @@ class Referee:
             dealer = data["dealer"]
             check_playable(rules, len(seats), explicit, dealer)
             commitment = str(data["seed_commitment"])
+            scheme = scheme_of(data)
+            check_digest(data)
+            if scheme is SeedScheme.HAND_CHAIN:
+                self.chain = ChainSeeds.of(data, self.seed, rules.max_hands, self.recorded)
         except (KeyError, TypeError) as error:
-            raise Mismatch(f"malformed game_created: {_what(error)}") from None
+            raise Mismatch(f"malformed game_created: {error_text(error)}") from None
         except RummyError as error:
             reason = error.message.rstrip(".")
             raise Mismatch(f"the game could never have been played: {reason}") from None
-        if self.seed is not None and shuffle.commitment(self.seed) != commitment.lower():
+        if (
+            self.chain is None
+            and self.seed is not None
+            and shuffle.commitment(self.seed) != commitment.lower()
+        ):
             # The log is the truth: the seed, which no event holds, is what is wrong.
             raise Mismatch(
                 f"the revealed seed does not match the seed_commitment that event 1 "
@@ -153,7 +160,7 @@ class Referee:
                 f"is {shuffle.commitment(self.seed)}",
                 field="seed",
             )
-        contradiction = deal.contradiction(data, self.seed)
+        contradiction = deal_mode.contradiction(data, self.seed)
         if contradiction is not None:
             raise Mismatch(contradiction)
         self.created = data
@@ -161,7 +168,7 @@ class Referee:
         self.explicit = explicit
         self.table = Table(
             rules=rules,
-            players=len(seats),
+            seat_count=len(seats),
             seated=[seat is not None for seat in seats],
             first_dealer=dealer,
         )
@@ -175,14 +182,22 @@ class Referee:
             try:
                 _player_entry(data)
             except TypeError as error:
-                raise Mismatch(f"malformed player_joined: {_what(error)}") from None
+                raise Mismatch(f"malformed player_joined: {error_text(error)}") from None
             try:
                 joined = decide_join(table)
             except IllegalMove as error:
                 raise Mismatch(f"nobody can join now: {error.message}") from None
             return joined, domain.actor(joined)
-        if kind in ("turn_timed_out", "player_left"):
+        if kind in ("turn_timed_out", "player_left", "time_bank_used"):
             return self._leaving(table, kind, data, actor)
+        if kind == "game_aborted" and from_outside(data):
+            return aborted(table, data), None
+        if kind == "game_aborted":
+            # The rules abort a game only at a cap (`flow.next_event` found none here).
+            raise Mismatch(
+                f"game_aborted cannot happen here: no cap of the rules is reached "
+                f"({_waiting(table)})"
+            )
         seat, action = self._action(table, kind, data, actor)
         try:
             # Melds in a concealed turn come from a going-out list; that the turn
@@ -201,14 +216,20 @@ class Referee:
     def _leaving(
         self, table: Table, kind: str, data: Mapping[str, Any], actor: int | None
     ) -> tuple[domain.Event, int | None]:
-        """A timeout, or a player leaving: the rules decide what it records (the count,
-        the takeover, the forfeit), and the log must hold exactly that."""
+        """A timeout, a time bank spent, or a player leaving: the rules decide what it
+        records (the count, the takeover, the forfeit), and the log must hold exactly
+        that."""
         try:
             seat = data["player"]
-            if type(seat) is not int or not 0 <= seat < table.players:
+            if type(seat) is not int or not 0 <= seat < table.seat_count:
                 raise ValueError(f"seat {seat!r} is not a seat of this table")
             if kind == "turn_timed_out":
                 produced = decide_timeout(table, seat, self._decks)
+            elif kind == "time_bank_used":
+                # How long the seat took is the service's clock's to say; that the
+                # bank is never refilled nor overdrawn, and spent before a timeout,
+                # is the rules' (`bank_problem`, `timeout_problem`).
+                produced = decide_bank_use(table, seat, data["seconds"])
             else:
                 reason = LeaveReason(data["reason"])
                 if reason is LeaveReason.TIMED_OUT:
@@ -219,7 +240,7 @@ class Referee:
                 resign = reason is LeaveReason.RESIGNED
                 produced = decide_leave(table, seat, self._decks, resign=resign)
         except (KeyError, TypeError, ValueError) as error:
-            raise Mismatch(f"malformed {kind}: {_what(error)}") from None
+            raise Mismatch(f"malformed {kind}: {error_text(error)}") from None
         except IllegalMove as error:
             raise Mismatch(f"{kind} cannot happen here: {error.message}") from None
         made = [(event, domain.actor(event)) for event in produced]
@@ -242,7 +263,9 @@ class Referee:
                 case "card_drawn":
                     # Boathouse's second card is a draw too: the phase tells the rules
                     # it is the second, and the comparison checks the logged `second`.
-                    action: Action = Draw(Source(data["source"]))
+                    # 500 Rum's draw of several pile cards names its `count`; the
+                    # called card and the cards taken are compared with the rules'.
+                    action: Action = Draw(Source(data["source"]), _count(data))
                 case "stock_recycled":
                     action = Draw(Source.STOCK)
                 case "meld_laid":
@@ -267,7 +290,18 @@ class Referee:
                     # rules produce them, and the comparison checks the logged ones.
                     action = Swap(str(data["meld_id"]), Card.parse(data["card"]))
                 case "knocked":
-                    action = Knock(Card.parse(data["card"]))
+                    # Gin: no card is big gin, and the arrangement logged is the move's
+                    # (the player's, or the server's: either one the player could send).
+                    card = data["card"]
+                    arranged = data.get("melds")
+                    action = Knock(
+                        None if card is None else Card.parse(card),
+                        None
+                        if arranged is None
+                        else tuple(tuple(parse_cards(meld)) for meld in arranged),
+                    )
+                case "upcard_passed":
+                    action = Pass()
                 case "card_discarded":
                     action = Discard(Card.parse(data["card"]))
                 case "declared":
@@ -281,7 +315,7 @@ class Referee:
                 case _:
                     raise Mismatch(f"{kind} cannot happen here: {_waiting(table)}")
         except (KeyError, TypeError, ValueError, RummyError) as error:
-            raise Mismatch(f"malformed {kind}: {_what(error)}") from None
+            raise Mismatch(f"malformed {kind}: {error_text(error)}") from None
         if actor is None:
             raise Mismatch(f"{kind} is a player's move, but the event names no seat")
         return actor, action
@@ -340,6 +374,8 @@ class Referee:
                 return f"hand {number} ended with {key} {value}, not {found!r}"
             case domain.GameFinished():
                 return f"the game finished with {key} {value}, not {found!r}"
+            case domain.GameAborted():
+                return f"the game was aborted with {key} {value!r}, not {found!r}"
         return f"{key} should be {value!r}, not {found!r}"
 
     def _deck_origin(self, number: int) -> str:
@@ -354,81 +390,32 @@ class Referee:
                 self.tally.joins += 1
             case domain.HandDealt(hand_number=number):
                 self.tally.hands += 1
-                if number > len(self.explicit) and self.seed is not None:
+                if number > len(self.explicit) and self.has_seed(number):
                     self.tally.hands_from_seed += 1
             case domain.StockRecycled(shuffled=shuffled):
                 self.tally.recycles += 1
-                if shuffled and self.seed is not None:
+                hand = self.table.hand if self.table is not None else None
+                if shuffled and hand is not None and self.has_seed(hand.number):
                     self.tally.recycles_from_seed += 1
+
+    def has_seed(self, hand_number: int) -> bool:
+        """Whether hand `hand_number` is dealt from a known seed: the game's, or in a
+        `hand_chain` game its own once revealed."""
+        if self.chain is not None:
+            return self.chain.seed_of(hand_number) is not None
+        return self.seed is not None
+
+    def seed_for(self, hand_number: int) -> str | None:
+        """The seed hand `hand_number` is derived from (docs/fairness.md), if known."""
+        if self.chain is not None:
+            return self.chain.seed_of(hand_number)
+        return self.seed
 
     # --- where the cards come from ------------------------------------------------------
 
     @property
-    def _decks(self) -> _Decks:
-        return _Decks(self)
-
-
-@dataclass(frozen=True, slots=True)
-class _Decks:
-    """The decks: from the seed (docs/fairness.md) once it is revealed, else from the log."""
-
-    referee: Referee
-
-    def first_dealer(self, players: int) -> int:
-        seed = self.referee.seed
-        if seed is not None:
-            return shuffle.first_dealer(seed, self.referee.client_seeds, players)
-        for event in self.referee.recorded:
-            if event.get("type") == "hand_dealt":
-                return int(event["data"]["dealer"])
-        raise Mismatch("the log holds no deal to take the first dealer from")
-
-    def deck(self, hand_number: int) -> list[Card]:
-        explicit = self.referee.explicit
-        if hand_number <= len(explicit):
-            return list(explicit[hand_number - 1])
-        seed = self.referee.seed
-        if seed is not None:
-            table = self.referee.table
-            assert table is not None, "decks are asked for only once the game is set up"
-            return shuffle.deck_order(
-                seed, self.referee.client_seeds, hand_number, table.rules.pack
-            )
-        for event in self.referee.recorded:
-            data = event.get("data", {})
-            if event.get("type") == "hand_dealt" and data.get("hand_number") == hand_number:
-                deck = _cards(data.get("deck"), f"hand {hand_number}'s deck")
-                # Taken on trust while the seed is secret, but it must still be the
-                # game's whole pack: two packs and jokers make it a multiset.
-                table = self.referee.table
-                assert table is not None, "decks are asked for only once the game is set up"
-                try:
-                    check_deck(deck, table.rules.pack)
-                except RummyError as error:
-                    raise Mismatch(
-                        f"hand {hand_number}'s deck is not this game's pack: {_what(error)}"
-                    ) from None
-                return deck
-        raise Mismatch(f"the log holds no deck for hand {hand_number}")
-
-    def recycled_stock(
-        self, hand_number: int, recycle_number: int, discards: Sequence[Card]
-    ) -> list[Card]:
-        seed = self.referee.seed
-        if seed is not None:
-            return shuffle.recycle_order(
-                seed, self.referee.client_seeds, hand_number, recycle_number, discards
-            )
-        hand, recycles = 0, 0
-        for event in self.referee.recorded:
-            data = event.get("data", {})
-            if event.get("type") == "hand_dealt":
-                hand, recycles = data.get("hand_number", 0), 0
-            elif event.get("type") == "stock_recycled":
-                recycles += 1
-                if (hand, recycles) == (hand_number, recycle_number):
-                    return _cards(data.get("stock"), "the recycled stock")
-        raise Mismatch(f"the log holds no stock for recycle {recycle_number} of hand {hand_number}")
+    def _decks(self) -> LogDecks:
+        return LogDecks(self)
 
 
 def _shown_groups(groups: Any) -> tuple[tuple[Card, ...], ...]:
@@ -450,13 +437,6 @@ def _player_entry(entry: Any) -> Mapping[str, Any]:
     raise TypeError("a player has a name and a client_seed (strings) and a bot (a string or null)")
 
 
-def _cards(codes: Any, what: str) -> list[Card]:
-    try:
-        return parse_cards(list(codes))
-    except (TypeError, RummyError) as error:
-        raise Mismatch(f"{what} is malformed: {_what(error)}") from None
-
-
 def _first_gap(expected: list[str], found: Any) -> str:
     if not isinstance(found, list):
         return f"expected {expected}, found {found!r}"
@@ -469,16 +449,29 @@ def _first_gap(expected: list[str], found: Any) -> str:
 def _waiting(table: Table) -> str:
     if table.status is Status.WAITING:
         return "the game is waiting for players to join"
-    if table.status is Status.FINISHED:
+    if table.over:
         return "the game is over"
     hand = table.hand
     assert hand is not None, "a game in play has a hand in play between its events"
-    doing = "draw" if hand.phase is Phase.DRAW else "meld, lay off or discard"
+    doing = {
+        Phase.DRAW: "draw",
+        Phase.UPCARD_OFFER: "take or pass the upcard",
+    }.get(hand.phase, "meld, lay off or discard")
     return f"the rules wait for seat {hand.turn} to {doing}"
+
+
+def _count(data: Mapping[str, Any]) -> int:
+    """A draw's `count` (1 when the event has none): a whole number, at least 1."""
+    count = data.get("count", 1)
+    if type(count) is not int or count < 1:
+        raise ValueError(f"count {count!r} is not a whole number of cards")
+    return count
 
 
 def _describe(action: Action) -> str:
     match action:
+        case Draw(source=source, count=count) if count != 1:
+            return f"draw of {count} from the {source.value}"
         case Draw(source=source):
             return f"draw from the {source.value}"
         case Meld(cards=cards):
@@ -497,16 +490,10 @@ def _describe(action: Action) -> str:
             return "submission of groups"
         case Drop():
             return "drop"
+        case Pass():
+            return "pass of the upcard"
 
 
 def _summary(data: Mapping[str, Any]) -> str:
     shown = {key: value for key, value in data.items() if key not in {"deck", "stock"}}
     return ", ".join(f"{key} {value}" for key, value in shown.items()) or "no data"
-
-
-def _what(error: BaseException) -> str:
-    if isinstance(error, KeyError):
-        return f"missing {error.args[0]!r}"
-    if isinstance(error, RummyError):
-        return error.message
-    return str(error)

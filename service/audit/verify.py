@@ -11,11 +11,11 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Any
 
-from service.audit import deal
+from service.audit import deal_mode
 from service.audit.chain import FORMAT, event_hash, genesis
 from service.audit.header import expected_header, first_difference, short_json
-from service.audit.referee import Mismatch, Referee, Tally
-from service.domain.state import Status
+from service.audit.mismatch import Mismatch
+from service.audit.referee import Referee, Tally
 
 
 class Outcome(IntEnum):
@@ -66,6 +66,8 @@ class Verdict:
     winner: int | None = None
     totals: list[int] = field(default_factory=list)
     explicit_decks: int = 0
+    hand_chain: bool = False
+    """A `hand_chain` game: a seed per hand (docs/fairness.md "A seed per hand")."""
 
     @property
     def ok(self) -> bool:
@@ -84,11 +86,23 @@ class Verdict:
         ]
         if self.outcome is Outcome.UNFINISHED:
             facts.append(f"{tally.hands} hands dealt so far")
+            if tally.hands_from_seed:
+                # hand_chain: each ended hand revealed its seed, checked on the chain.
+                facts.append(
+                    f"{tally.hands_from_seed} decks and {tally.recycles_from_seed} recycles "
+                    f"match docs/fairness.md from their revealed hand seeds"
+                )
+                return f"UNFINISHED: {game}: " + "; ".join(facts) + "."
             return (
                 f"UNFINISHED: {game}: " + "; ".join(facts) + ". The seed stays secret until the "
                 "game is finished, so the deals could not be checked yet."
             )
-        facts.insert(1, "the seed matches its commitment")
+        facts.insert(
+            1,
+            "the seed's hand chain and the rules digest match its commitment"
+            if self.hand_chain
+            else "the seed matches its commitment",
+        )
         facts.insert(
             2,
             f"{tally.hands_from_seed} decks and {tally.recycles_from_seed} recycles match "
@@ -98,7 +112,10 @@ class Verdict:
             facts.insert(
                 3, f"hands 1 to {self.explicit_decks} used decks given at creation (no seed)"
             )
-        facts.append(f"every score and the winner (seat {self.winner}, totals {self.totals})")
+        if self.winner is None:
+            facts.append(f"every score (totals {self.totals}) and the abort: no winner")
+        else:
+            facts.append(f"every score and the winner (seat {self.winner}, totals {self.totals})")
         return f"VERIFIED: {game}: " + "; ".join(facts) + "."
 
 
@@ -154,7 +171,7 @@ class _Check:
         if problem is not None:
             return self._verdict(Outcome.FAILED, problem)
         table = self.referee.table
-        finished = table is not None and table.status is Status.FINISHED
+        finished = table is not None and table.over
         return self._verdict(Outcome.VERIFIED if finished else Outcome.UNFINISHED, None, previous)
 
     def _event(self, position: int, event: Any, previous: str) -> Finding | None:
@@ -205,9 +222,10 @@ class _Check:
         table = self.referee.table
         assert table is not None, "the log has at least its creation"
         seed = self.export.get("seed")
-        if table.status is Status.FINISHED and not isinstance(seed, str):
+        if table.over and not isinstance(seed, str):
             return Finding(
-                f"the game is finished, but its seed is not revealed: it says {short_json(seed)}",
+                f"the game is {table.status.value}, but its seed is not revealed: it says "
+                f"{short_json(seed)}",
                 field="seed",
             )
         wanted = expected_header(
@@ -228,9 +246,9 @@ class _Check:
         return Finding(message, field=path)
 
     def _deal(self) -> Finding | None:
-        """The export's `deal` must be the log's (service/audit/deal.py)."""
+        """The export's `deal` must be the log's (service/audit/deal_mode.py)."""
         referee = self.referee
-        problem = deal.misstated(self.export.get("deal"), referee.created, referee.seed)
+        problem = deal_mode.misstated(self.export.get("deal"), referee.created, referee.seed)
         return None if problem is None else Finding(problem, field="deal")
 
     def _verdict(
@@ -247,6 +265,7 @@ class _Check:
             winner=None if table is None else table.winner,
             totals=[] if table is None else list(table.totals),
             explicit_decks=len(self.referee.explicit),
+            hand_chain=self.referee.chain is not None,
         )
 
 

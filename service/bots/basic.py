@@ -18,16 +18,18 @@ from collections import Counter
 from functools import cache
 from random import Random
 
+from service.bots.gin import play_gin
 from service.bots.going_out import going_out_move
 from service.bots.indian import play_indian
 from service.bots.knocking import play_knock
 from service.bots.melding import Cover, best_cover, fits_table, layable
+from service.bots.rummy500 import play_rummy500
 from service.bots.view import BotView
 from service.bots.wildplay import fits_wild_table, sendable_meld, swap_uses, wild_cover
 from service.domain.actions import Action, Discard, Draw, LayOff, Meld, Swap
 from service.domain.cards import FULL_DECK, Card
-from service.domain.rules import Aces, GoingOut, RummyBonus, SwappedWild, Variant
-from service.domain.rules import LayOff as LayOffRule
+from service.domain.engine import engine_for
+from service.domain.rule_values import Aces, Family, GoingOut, LayOffRule, RummyBonus, SwappedWild
 from service.domain.scoring import card_value
 from service.domain.state import Source
 from service.domain.wilds import is_wild
@@ -42,10 +44,15 @@ _NEAR_RUMMY = 4
 def play_basic(view: GameView, rng: Random) -> Action | tuple[Action, ...]:
     """The next action (or whole request) for the seat whose view this is."""
     bot = BotView.read(view)
-    if bot.rules.variant is Variant.KNOCK:
+    if bot.rules.features.knocking:
         return play_knock(bot, rng)
-    if bot.rules.variant is Variant.INDIAN:
+    family = engine_for(bot.rules).family
+    if family is Family.INDIAN:
         return play_indian(bot)
+    if family is Family.GIN:
+        return play_gin(bot, rng)
+    if family is Family.RUMMY500:
+        return play_rummy500(bot, rng)
 
     if bot.legal.draw:
         # Boathouse's second draw is judged like the first, on the new top discard.

@@ -11,7 +11,7 @@ from __future__ import annotations
 from service.bots.view import BotView
 from service.domain import concealed
 from service.domain.actions import Action
-from service.domain.rules import GoingOut, Variant
+from service.domain.rule_values import GoingOut
 
 
 def going_out_move(bot: BotView) -> tuple[Action, ...] | None:
@@ -23,6 +23,6 @@ def going_out_move(bot: BotView) -> tuple[Action, ...] | None:
         bot.rules,
         discardable=bot.legal.discard,
         # Wrotham's concealed deals always end with a discard (docs/rules.md).
-        discard_needed=bot.rules.variant is Variant.WROTHAM
+        discard_needed=bot.rules.features.concealed_discard_last
         or bot.rules.going_out is GoingOut.DISCARD,
     )

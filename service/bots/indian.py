@@ -15,15 +15,15 @@ from __future__ import annotations
 from service.bots.view import BotView
 from service.domain.actions import Action, Declare, Discard, Draw, SubmitGroups
 from service.domain.cards import Card
-from service.domain.groupings import best_declaration, best_grouping
+from service.domain.indian.groupings import best_declaration, best_grouping
+from service.domain.indian.options import indian_options
 from service.domain.state import Source
 
 
 def play_indian(bot: BotView) -> Action:
     wild = bot.deal_wild
-    full_count = bot.rules.full_count
+    full_count = indian_options(bot.rules).full_count
     assert wild is not None, "an Indian view shows the deal's wild rank"
-    assert full_count is not None, "an Indian game has a full count"
     legal = bot.legal
     if legal.can_submit:
         return SubmitGroups(best_grouping(bot.hand, wild, full_count).groups)

@@ -1,7 +1,9 @@
 """Bot seats in a live game: whose turn is a bot's, and what it plays.
 
 The application asks `next_bot_move` after every command and plays the
-answer as that seat, in the same command, until a person must act. The bot
+answer as that seat, in the same command, until a person must act (a bounded
+round); where no person is left to play, the clocks' keeper asks it, a request
+per firing (docs/bots.md). The bot
 decides from the view its seat would get, with a generator seeded from the
 game's secret seed and version, so a replay of the events (or a re-run of
 the same commands) makes exactly the same moves.
@@ -11,19 +13,26 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from collections.abc import Sequence
+import multiprocessing
+import threading
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from random import Random
+from typing import Any, TypeVar
 
 from service.bots.strategies import request_of, strategy
 from service.bots.view import BotView
 from service.domain.actions import Action
 from service.domain.cards import Card
 from service.domain.errors import IllegalMove, InvalidSeating
+from service.domain.leaving import acting_seats
 from service.domain.play import play
-from service.domain.state import DealStatus, Phase, Status, Table
+from service.domain.state import Table
 from service.projections.views import GameSnapshot, Viewer, game_view
 
 log = logging.getLogger("service.bots")
+
+T = TypeVar("T")
 
 
 def check_bot_seats(bots: Sequence[str | None]) -> None:
@@ -40,27 +49,14 @@ def check_bot_seats(bots: Sequence[str | None]) -> None:
 
 
 def bot_to_move(game: GameSnapshot) -> tuple[int, str] | None:
-    """The seat to move and its strategy's name, if that seat is a bot's."""
-    table = game.table
-    hand = table.hand
-    if table.status is not Status.PLAYING or hand is None:
-        return None
-    seat = hand.turn
-    if hand.phase is Phase.SHOW:
-        # Indian's show: every seat still to submit may act, in any order.
-        assert hand.statuses is not None, "an Indian deal"
-        waiting = [
-            each
-            for each, status in enumerate(hand.statuses)
-            if status is DealStatus.TO_SUBMIT and (info := game.seats[each]) and info.bot
-        ]
-        if not waiting:
-            return None
-        seat = waiting[0]
-    info = game.seats[seat]
-    if info is None or info.bot is None:
-        return None
-    return seat, info.bot
+    """The seat to move and its strategy's name, if that seat is a bot's: the first
+    bot among the seats the game waits for (`leaving.acting_seats`: the seat whose
+    turn it is, or in Indian's show every seat still to show, in any order)."""
+    for seat in acting_seats(game.table):
+        info = game.seats[seat]
+        if info is not None and info.bot is not None:
+            return seat, info.bot
+    return None
 
 
 def next_bot_move(game: GameSnapshot, seed: str) -> tuple[int, Sequence[Action]] | None:
@@ -136,13 +132,51 @@ def bot_rng(seed: str, version: int) -> Random:
 
 
 class BotSeats:
-    """The computer players the application seats (its `BotPlayers`)."""
+    """The computer players the application seats (its `BotPlayers`).
+
+    With `processes` 0 a bot decides in the calling thread (never the event loop:
+    the API runs every command that may move a bot in a worker thread, and the
+    clocks' keeper has threads of its own); with N, in a pool of N processes
+    (`RUMMY_BOT_PROCESSES`), for searches long enough to hold the interpreter
+    from the requests of the process. The game's state travels pickled; the
+    move is the same either way (the strategies are pure functions of the view
+    and a seeded generator).
+    """
+
+    def __init__(self, processes: int = 0) -> None:
+        self.processes = processes
+        self._pool: ProcessPoolExecutor | None = None
+        self._starting = threading.Lock()
 
     def check(self, bots: Sequence[str | None]) -> None:
         check_bot_seats(bots)
 
     def next_move(self, game: GameSnapshot, seed: str) -> tuple[int, Sequence[Action]] | None:
-        return next_bot_move(game, seed)
+        if bot_to_move(game) is None:
+            return None  # asked after every command: no trip to a process for nothing
+        return self._run(next_bot_move, game, seed)
 
     def move_for(self, game: GameSnapshot, seat: int, strategy: str, seed: str) -> Sequence[Action]:
-        return clock_move(game, seat, strategy, seed)
+        return self._run(clock_move, game, seat, strategy, seed)
+
+    def close(self) -> None:
+        """End the pool's processes (a pool is made again if asked after)."""
+        with self._starting:
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
+
+    def _run(self, decide: Callable[..., T], *args: Any) -> T:
+        if self.processes == 0:
+            return decide(*args)
+        return self._pool_made().submit(decide, *args).result()
+
+    def _pool_made(self) -> ProcessPoolExecutor:
+        with self._starting:
+            if self._pool is None:
+                # Not forked: the server's threads (its loop, the keeper, the
+                # store's pools) would be copied mid-step into every child.
+                self._pool = ProcessPoolExecutor(
+                    self.processes, mp_context=multiprocessing.get_context("forkserver")
+                )
+            return self._pool

@@ -23,12 +23,14 @@ from typing import Any
 from uuid import UUID
 
 from service.bots.strategies import STRATEGIES, request_of, strategy
+from service.domain.changes import apply
 from service.domain.decks import SeededDecks
 from service.domain.errors import InvalidInput
-from service.domain.events import CardDrawn, Event, GameFinished, HandEnded, Knocked, apply
+from service.domain.events import CardDrawn, Event, GameFinished, HandEnded, Knocked
 from service.domain.fairness import DealMode
+from service.domain.hand_chain import SeedScheme
 from service.domain.play import play, start
-from service.domain.rules import RuleSet, Variant
+from service.domain.rules import RuleSet
 from service.domain.setup import check_new_game
 from service.domain.state import HandEnding, Status, Table
 from service.projections.views import Viewer, game_view
@@ -52,10 +54,14 @@ class _Snapshot:
     seats: tuple[_Seat, ...]
     version: int = 0
     seed_commitment: str = ""
-    deal: DealMode = DealMode.EXPLICIT
+    deal_mode: DealMode = DealMode.EXPLICIT
     """The simulator chooses every game's seed."""
     turn_deadline: datetime | None = None
     """The simulator has no clock."""
+    seed_scheme: SeedScheme = SeedScheme.GAME
+    """The simulator deals every game from one seed of its own (`SeededDecks`)."""
+    rules_digest: str = ""
+    hand_seeds: tuple[str, ...] = ()
 
 
 @dataclass
@@ -114,7 +120,7 @@ class Report:
             "seconds": self.seconds,
             "games_per_second": self.games / self.seconds if self.seconds else 0.0,
         }
-        if self.rules.variant is Variant.KNOCK:
+        if self.rules.features.knocking:
             # A knock is how a Knock Rummy hand ends: nobody goes out there.
             for name, figures in data["strategies"].items():
                 figures["knocks"] = self.knocks[name]
@@ -138,7 +144,7 @@ class Report:
                 f"{name:<10} {figures['seats']:>6} {figures['wins']:>6} "
                 f"{figures['win_rate']:>9.1%} {figures['hands_out']:>6} {figures['rummies']:>8}"
             )
-        if self.rules.variant is Variant.KNOCK:
+        if self.rules.features.knocking:
             lines.append(
                 "knocks: " + ", ".join(f"{name} {self.knocks[name]}" for name in self.names)
             )
@@ -232,7 +238,7 @@ class _Recorder:
 
 def _play_game(report: Report, number: int, names: tuple[str, ...], max_hands: int) -> None:
     players = len(names)
-    table = Table(rules=report.rules, players=players, seated=[True] * players)
+    table = Table(rules=report.rules, seat_count=players, seated=[True] * players)
     snapshot = _Snapshot(
         game_id=UUID(int=number),
         table=table,
@@ -264,7 +270,9 @@ def _changed_rules(rules: RuleSet, players: int) -> dict[str, Any]:
     """The rules that differ from the defaults: the classic game's, or for a variant
     its own at this table (docs/rules.md "Variants"), named first; Indian's format
     too, whose defaults depend on it."""
-    if rules.variant is Variant.CLASSIC:
+    # A classic rule set names no variant in its stored form.
+    classic = "variant" not in rules.to_dict()
+    if classic:
         defaults = RuleSet().to_dict()
     else:
         named = {"variant": rules.variant.value}
@@ -274,7 +282,7 @@ def _changed_rules(rules: RuleSet, players: int) -> dict[str, Any]:
     changed = {
         name: value for name, value in rules.to_dict().items() if defaults.get(name) != value
     }
-    if rules.variant is Variant.CLASSIC:
+    if classic:
         return changed
     if rules.format is not None:
         changed = {"format": rules.format.value, **changed}

@@ -20,7 +20,7 @@ from service.bots.view import BotView
 from service.bots.wildplay import swap_uses
 from service.domain.actions import Action, Swap
 from service.domain.errors import InvalidSeating
-from service.domain.rules import SwappedWild
+from service.domain.rule_values import SwappedWild
 from service.projections.views import GameView
 
 Move = Action | tuple[Action, ...]

@@ -44,6 +44,10 @@ class BotView:
     """Cards held by each seat, in seat order."""
     deal_wild: Rank | None = None
     """Indian: the wild rank cut for this deal."""
+    pile: tuple[Card, ...] = ()
+    """500 Rum: the whole spread discard pile, oldest first."""
+    called: Card | None = None
+    """500 Rum: the called card this seat must still meld or lay off this turn."""
 
     @classmethod
     def read(cls, view: GameView) -> BotView:
@@ -87,6 +91,10 @@ class BotView:
                 can_drop=bool(legal.can_drop),
                 drop_points=legal.drop_points,
                 can_submit=bool(legal.can_submit),
+                can_pass=bool(legal.can_pass),
+                big_gin=bool(legal.big_gin),
+                deadwood=legal.deadwood,
+                pile_counts=tuple(legal.pile_counts or ()),
             ),
             melds=tuple(
                 TableMeld(
@@ -105,6 +113,8 @@ class BotView:
             deal_wild=None
             if view.wild is None or view.wild.indicator is None or view.wild.rank is None
             else Rank.parse(view.wild.rank),
+            pile=_cards(view.discard_pile or []),
+            called=None if view.called_card is None else Card.parse(view.called_card),
         )
 
     def actions(self) -> list[Action]:

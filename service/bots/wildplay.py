@@ -19,12 +19,12 @@ from itertools import combinations, product
 
 from service.bots.melding import Cover, search_cover
 from service.bots.view import BotView
-from service.domain import wilds
+from service.domain import table_wilds, wilds
 from service.domain.actions import Action, LayOff, Meld, Swap
 from service.domain.cards import Card
 from service.domain.melds import TableMeld
-from service.domain.rules import GoingOut, MeldsPerTurn, RuleSet
-from service.domain.rules import LayOff as LayOffRule
+from service.domain.rule_values import GoingOut, LayOffRule, MeldsPerTurn
+from service.domain.rules import RuleSet
 
 
 def wild_cover(hand: Sequence[Card], rules: RuleSet, table: Sequence[TableMeld] = ()) -> Cover:
@@ -50,7 +50,7 @@ def wild_cover(hand: Sequence[Card], rules: RuleSet, table: Sequence[TableMeld] 
 
 def fits_wild_table(card: Card, table: Sequence[TableMeld], rules: RuleSet) -> bool:
     """Whether `card` could be laid off onto some meld of `table` (read as it stands)."""
-    return any(wilds.lay_off_readings(meld, card, rules) for meld in table)
+    return any(table_wilds.lay_off_readings(meld, card, rules) for meld in table)
 
 
 def sendable_meld(bot: BotView, meld: Sequence[Card]) -> Meld | None:
@@ -76,7 +76,7 @@ def swap_uses(bot: BotView, meld_id: str, card: Card) -> list[tuple[Action, ...]
     rules = bot.rules
     table = [meld.copy() for meld in bot.melds]
     target = next(meld for meld in table if meld.id == meld_id)
-    place = wilds.swap_place(target, card, rules)
+    place = table_wilds.swap_place(target, card, rules)
     if place is None:
         return []
     wild = target.cards[place]
@@ -92,7 +92,7 @@ def swap_uses(bot: BotView, meld_id: str, card: Card) -> list[tuple[Action, ...]
         for meld in table:
             if meld.owner != bot.seat and not anywhere:
                 continue
-            for stands, _ in wilds.lay_off_readings(meld, wild, rules):
+            for stands, _ in table_wilds.lay_off_readings(meld, wild, rules):
                 uses.append((swap, LayOff(wild, meld.id, stands)))
     if rules.melds_per_turn is MeldsPerTurn.UNLIMITED:
         for cards, found in wilds.hand_melds(hand, rules):

@@ -15,6 +15,9 @@ from service.domain.state import Source
 @dataclass(frozen=True, slots=True)
 class Draw:
     source: Source
+    count: int = 1
+    """How many cards to take from the top of the discard pile (500 Rum's spread
+    pile); 1 everywhere else (`checks.count_problem`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,9 +51,16 @@ class Swap:
 
 @dataclass(frozen=True, slots=True)
 class Knock:
-    """Knock Rummy: end the hand, discarding `card` face down."""
+    """Knock Rummy and Gin: end the hand, discarding `card` face down. Gin only:
+    no `card` is big gin, and `melds` the knocker's own arrangement of the rest."""
 
-    card: Card
+    card: Card | None
+    melds: tuple[tuple[Card, ...], ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """Gin, in the upcard offer: leave the upcard."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,4 +84,4 @@ class Drop:
     """Indian: leave the deal before drawing, for the format's drop points."""
 
 
-Action = Draw | Meld | LayOff | Discard | Swap | Knock | Declare | SubmitGroups | Drop
+Action = Draw | Meld | LayOff | Discard | Swap | Knock | Declare | SubmitGroups | Drop | Pass

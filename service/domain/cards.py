@@ -47,7 +47,7 @@ class Rank(IntEnum):
         try:
             return _RANKS_BY_CODE[code]
         except KeyError:
-            raise UnknownCard(f"{code!r} is not a rank: use one of A 2-10 J Q K.") from None
+            raise UnknownCard(rank_code_problem(code)) from None
 
 
 class Suit(StrEnum):
@@ -135,11 +135,25 @@ class Card:
         """Parse a card code such as `10H`, `AS` or `JK`; anything else is `UnknownCard`."""
         card = _CARDS_BY_CODE.get(code) if isinstance(code, str) else None
         if card is None:
-            raise UnknownCard(
-                f"{code!r} is not a card code: write the rank (A 2-10 J Q K) then the suit "
-                f"(C D H S), as in 10H or AS, or JK for a joker."
-            )
+            raise UnknownCard(card_code_problem(code))
         return card
+
+
+NOT_A_CARD_CODE = "is not a card code:"
+"""What `card_code_problem` says of every code it is given."""
+
+
+def card_code_problem(code: object) -> str:
+    """Why `code` is no card code, with the format of one."""
+    return (
+        f"{code!r} {NOT_A_CARD_CODE} write the rank (A 2-10 J Q K; a ten is 10, not T) "
+        f"then the suit (C D H S), as in 10S or AS, or JK for a joker."
+    )
+
+
+def rank_code_problem(code: object) -> str:
+    """Why `code` is no rank code, with the ranks there are."""
+    return f"{code!r} is not a rank: use one of A 2-10 J Q K (a ten is 10, not T)."
 
 
 FULL_DECK: tuple[Card, ...] = tuple(Card(rank, suit) for suit in SUITS for rank in RANKS)

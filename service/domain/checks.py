@@ -11,6 +11,11 @@ from collections.abc import Sequence
 from service.domain import concealed
 from service.domain.cards import Card
 from service.domain.decks import DeckSource
+from service.domain.enum_members import DEAL_IN as _IN
+from service.domain.enum_members import DRAW_PHASE as _DRAW_PHASE
+from service.domain.enum_members import PLAY_PHASE as _PLAY_PHASE
+from service.domain.enum_members import SECOND_DRAW_PHASE as _SECOND_DRAW_PHASE
+from service.domain.enum_members import SHOW_PHASE as _SHOW_PHASE
 from service.domain.errors import (
     CardNotInHand,
     DiscardTakenCard,
@@ -19,22 +24,22 @@ from service.domain.errors import (
     HandOver,
     IllegalMove,
     NotInDeal,
+    NotInVariant,
     NotYourTurn,
     WrongPhase,
 )
 from service.domain.events import CardDrawn, Event, StockRecycled
 from service.domain.flow import hand_ended_without_out, someone_out
-from service.domain.rules import Variant
-from service.domain.state import DealStatus, HandEnding, HandState, Phase, Source, Status, Table
-
-# Enum members read once: attribute lookups on Enum classes are slow on 3.11
-# (EnumType.__getattr__), and these are read for every move.
-_PLAY_PHASE = Phase.PLAY
-_SECOND_DRAW_PHASE = Phase.SECOND_DRAW
-_DRAW_PHASE = Phase.DRAW
-_SHOW_PHASE = Phase.SHOW
-_CLASSIC = Variant.CLASSIC
-_IN = DealStatus.IN
+from service.domain.state import (
+    DealStatus,
+    HandEnding,
+    HandState,
+    Phase,
+    Source,
+    Status,
+    Table,
+    indian_of,
+)
 
 
 def draw(
@@ -78,16 +83,35 @@ def pile_problem(hand: HandState, source: Source) -> IllegalMove | None:
     return None
 
 
+def count_problem(table: Table, source: Source, count: int) -> IllegalMove | None:
+    """A draw of `count` cards: more than one only from a spread discard pile (the
+    preset's `spread_pile`, 500 Rum), and never other than one from the stock. Every
+    engine's draw passes here first (`turns.action_problem`); the schema refuses a
+    `count` below 1, so this is 409 `not_in_variant`, never a 422."""
+    if count == 1:
+        return None
+    if source is Source.STOCK:
+        return NotInVariant(
+            f"A draw from the stock takes one card, not {count}: leave `count` out."
+        )
+    if not table.rules.spread_pile:
+        return NotInVariant(
+            f"In {table.rules.variant.value} rummy a draw takes the top discard only: "
+            f"`count` {count} is for 500 Rum's spread pile."
+        )
+    return None
+
+
 def turn_problem(table: Table, seat: int, phase: Phase) -> IllegalMove | None:
     status = table.status
     if status is Status.WAITING:
         return GameNotStarted("The game has not started: it starts when every seat is filled.")
-    if status is Status.FINISHED:
+    if status is Status.FINISHED or status is Status.ABORTED:
         return GameOver("The game is over: no more moves can be made.")
     hand = table.hand
     if hand is None:
         return HandOver("The hand is over.")
-    if hand.statuses is not None:
+    if hand.indian is not None:
         problem = deal_problem(hand, seat)
         if problem is not None:
             return problem
@@ -107,8 +131,7 @@ def turn_problem(table: Table, seat: int, phase: Phase) -> IllegalMove | None:
 def deal_problem(hand: HandState, seat: int) -> IllegalMove | None:
     """Indian: a seat out of the deal cannot act, and a deal with one seat left in it
     (or none left to show) is over even before `settle` records it."""
-    statuses = hand.statuses
-    assert statuses is not None, "an Indian deal"
+    statuses = indian_of(hand).statuses
     status = statuses[seat]
     if status is DealStatus.SITTING_OUT or status is DealStatus.ELIMINATED:
         return NotInDeal(f"Seat {seat} is {status.value.replace('_', ' ')}: not in this deal.")
@@ -169,7 +192,7 @@ def not_held(table: Table, hand: HandState, seat: int, cards: Sequence[Card]) ->
     held = hand.hands[seat]
     if len(cards) == 1:  # a discard, a lay-off: the common case, asked for every card
         return None if cards[0] in held else CardNotInHand(f"{cards[0]} is not in your hand.")
-    counted = table.rules.variant is not _CLASSIC
+    counted = table.features.counts_copies
     for index, card in enumerate(cards):
         if card not in held:
             return CardNotInHand(f"{card} is not in your hand.")

@@ -18,19 +18,11 @@ from functools import cache
 from service.domain import melds, wilds
 from service.domain.actions import Action, Discard, Draw, LayOff, Meld
 from service.domain.cards import Card
+from service.domain.enum_members import GOING_OUT_DISCARD as _GOING_OUT_DISCARD
 from service.domain.errors import MeldOnlyGoingOut
-from service.domain.rules import GoingOut, MeldsPerTurn, RuleSet, Variant
+from service.domain.rule_values import GoingOut, MeldsPerTurn
+from service.domain.rules import RuleSet
 from service.domain.state import HandState, Table
-
-# Enum members read once: attribute lookups on Enum classes are slow on 3.11
-# (EnumType.__getattr__), and these are read for every move.
-_BOATHOUSE = Variant.BOATHOUSE
-_WROTHAM = Variant.WROTHAM
-_GOING_OUT_DISCARD = GoingOut.DISCARD
-
-WROTHAM_CONCEALED_FROM = 4
-"""Wrotham's first concealed deal: deals 1-3 are played as `wild`, 4-6 concealed.
-Decided: the deals a tie adds after the sixth stay concealed, like the last ones."""
 
 MeldFinder = Callable[[Sequence[Card]], Iterable[Sequence[Card]]]
 """Every valid meld some of `cards` make (each a list of cards)."""
@@ -41,17 +33,17 @@ def is_concealed(table: Table) -> bool:
     hand = table.hand
     if hand is None:
         return False
-    variant = table.rules.variant
-    if variant is _BOATHOUSE:
-        return True
-    return variant is _WROTHAM and hand.number >= WROTHAM_CONCEALED_FROM
+    # From the rules' `concealed_from` on (Wrotham: deals 1-3 are played as `wild`,
+    # 4-6 concealed; decided: the deals a tie adds after the sixth stay concealed).
+    first = table.features.concealed_from
+    return first is not None and hand.number >= first
 
 
 def going_out(table: Table) -> GoingOut:
     """How the hand in play is gone out of: Wrotham's concealed deals always end with
     a discard (all the cards but one melded, then that one thrown), whatever the
     game's `going_out` says for its first deals."""
-    if is_concealed(table) and table.rules.variant is _WROTHAM:
+    if is_concealed(table) and table.features.concealed_discard_last:
         return _GOING_OUT_DISCARD
     return table.rules.going_out
 
@@ -59,7 +51,7 @@ def going_out(table: Table) -> GoingOut:
 def wants_discard_last(table: Table) -> bool:
     """Whether a concealed request that melds all but one card and stops there is
     `must_discard_last` (Wrotham) rather than `meld_only_going_out` (Boathouse)."""
-    return table.rules.variant is _WROTHAM
+    return table.features.concealed_discard_last
 
 
 def is_rummy_possible(table: Table) -> bool:

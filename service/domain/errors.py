@@ -32,7 +32,13 @@ The tree::
         ├── NotInVariant         not_in_variant
         ├── IncompleteDeclaration incomplete_declaration
         ├── NotInDeal            not_in_deal
-        └── SeatLeft             seat_left
+        ├── SeatLeft             seat_left
+        ├── UpcardDeclined       upcard_declined
+        ├── KnockTooHigh         knock_too_high
+        ├── InvalidKnock         invalid_knock
+        ├── PileCardUnusable     pile_card_unusable
+        ├── TakenCardUnused      taken_card_unused
+        └── PileTooShort         pile_too_short
 
 The HTTP layer maps `InvalidInput` to 422 and `IllegalMove` to 409.
 """
@@ -189,6 +195,45 @@ class SeatLeft(IllegalMove):
     """The seat's player left or resigned (or its clock took it over): it acts no more."""
 
     code = "seat_left"
+
+
+class UpcardDeclined(IllegalMove):
+    """Gin: both players passed the upcard; the first draw is from the stock."""
+
+    code = "upcard_declined"
+
+
+class KnockTooHigh(IllegalMove):
+    """Gin: the knock leaves more deadwood than this hand's knock limit."""
+
+    code = "knock_too_high"
+
+
+class InvalidKnock(IllegalMove):
+    """Gin: a knock without a card (big gin) when big gin is off or not every card
+    is in a meld."""
+
+    code = "invalid_knock"
+
+
+class PileCardUnusable(IllegalMove):
+    """500 Rum: a draw of several pile cards whose deepest (the called card) no meld
+    or lay-off could use this turn."""
+
+    code = "pile_card_unusable"
+
+
+class TakenCardUnused(IllegalMove):
+    """500 Rum: the turn would end (a discard, going out), or the called card be left
+    with no meld or lay-off to use it, while the called card is still in hand."""
+
+    code = "taken_card_unused"
+
+
+class PileTooShort(IllegalMove):
+    """500 Rum: a draw of more cards than the discard pile holds."""
+
+    code = "pile_too_short"
 
 
 def all_error_classes() -> list[type[RummyError]]:

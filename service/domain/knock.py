@@ -133,6 +133,25 @@ class Pot:
     """Each seat's share of the pot (0 for a non-winner): nobody loses points."""
 
 
+@dataclass(frozen=True, slots=True)
+class KnockOptions:
+    """The options every Knock game sets (its preset)."""
+
+    penalty: int
+    """What an undercut knocker adds to the pot (the rule `knock_penalty`)."""
+    bonus: int
+    """What a knocker winning with 0 gets from each other player (`knock_bonus`)."""
+
+
+def knock_options(rules: RuleSet) -> KnockOptions:
+    """The knock options of `rules`, which the caller knows to be a Knock game's.
+    Read once a hand, when it is knocked: made each time, not cached."""
+    penalty, bonus = rules.knock_penalty, rules.knock_bonus
+    assert penalty is not None, "a knock game has a knock penalty"
+    assert bonus is not None, "a knock game has a knock bonus"
+    return KnockOptions(penalty=penalty, bonus=bonus)
+
+
 def pot(
     counts: Sequence[int], knocker: int, *, penalty: int, bonus: int, out: Collection[int] = ()
 ) -> Pot:

@@ -13,6 +13,7 @@ from service.domain.actions import (
     Knock,
     LayOff,
     Meld,
+    Pass,
     SubmitGroups,
     Swap,
 )
@@ -46,15 +47,26 @@ class LegalMoves:
     """What a drop would cost now (None when a drop is not allowed)."""
     can_submit: bool = False
     """Indian, in the show: the seat still has to submit its groups."""
+    # Gin Rummy.
+    can_pass: bool = False
+    """Gin, in the upcard offer: the seat offered may pass."""
+    big_gin: bool = False
+    """Gin: the seat may knock with no card (all eleven cards in melds)."""
+    deadwood: int | None = None
+    """Gin: the least deadwood of every card the seat holds now."""
     can_go_out: bool | None = None
     """In a concealed turn (Boathouse; Wrotham deals 4-6): whether a list of
     actions that goes out exists now (false before the draws: a list is judged from
     the hand drawn). None in every other turn."""
+    pile_counts: tuple[int, ...] = ()
+    """500 Rum, in the draw phase: every `count` the seat may take from the spread pile
+    now (1 whenever the pile has a card)."""
 
     def actions(self) -> list[Action]:
         """The same moves as actions, in a stable order (a concealed going-out list
         is not among them: it is several actions)."""
         found: list[Action] = [Draw(source) for source in self.draw]
+        found.extend(Draw(Source.DISCARD, count) for count in self.pile_counts if count > 1)
         # A meld holding a wild is listed by its readings: without `as` it may be
         # ambiguous (`wild_ambiguous`).
         read = {multiset(cards) for cards, _ in self.meld_readings}
@@ -64,6 +76,10 @@ class LegalMoves:
         found.extend(LayOff(card, meld_id, as_) for card, meld_id, as_ in self.wild_lay_offs)
         found.extend(Swap(meld_id, card) for meld_id, card, _ in self.swaps)
         found.extend(Knock(card) for card in self.knock)
+        if self.big_gin:
+            found.append(Knock(None))
+        if self.can_pass:
+            found.append(Pass())
         if self.can_drop:
             found.append(Drop())
         if self.can_submit:

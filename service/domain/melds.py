@@ -18,7 +18,7 @@ from itertools import combinations, pairwise
 
 from service.domain.cards import SUITS, Card, Rank, Suit
 from service.domain.errors import InvalidLayOff, InvalidMeld
-from service.domain.rules import Aces
+from service.domain.rule_values import Aces
 
 _MIN_MELD = 3
 _FULL_SET = 4  # one deck: one card of a rank per suit

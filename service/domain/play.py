@@ -7,18 +7,15 @@ from collections.abc import Sequence
 
 from service.domain import concealed
 from service.domain.actions import Action, Discard, LayOff, Meld, Swap
+from service.domain.changes import apply
 from service.domain.decks import DeckSource
+from service.domain.enum_members import MELD_NOW as _MELD_NOW
 from service.domain.errors import MeldOnlyGoingOut, MustDiscardLast
-from service.domain.events import Event, apply
+from service.domain.events import Event
 from service.domain.flow import Record, settle
-from service.domain.rules import SwappedWild
 from service.domain.state import Table
+from service.domain.table_wilds import unused_swapped_wild
 from service.domain.turns import action_problem, decide
-from service.domain.wilds import unused_swapped_wild
-
-# Enum members read once: attribute lookups on Enum classes are slow on 3.11
-# (EnumType.__getattr__), and these are read for every move.
-_MELD_NOW = SwappedWild.MELD_NOW
 
 
 class _Recorder:

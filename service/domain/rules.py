@@ -7,9 +7,12 @@ names of docs/rules.md.
 
 A variant (`variant`) is a preset (docs/rules.md, "Variants"): its options
 take the variant's defaults when left out, some are fixed, some unused
-("-" in its table); `VARIANTS` holds each variant's table, and every check reads it, so
-the rules page, the OpenAPI schema and the service agree by construction.
-A classic rule set stores and reads exactly as before variants existed.
+("-" in its table); `presets.VARIANTS` holds each variant's table, and every check
+(`rule_checks`) reads it, so the rules page, the OpenAPI schema and the service agree
+by construction. The options' named values are `rule_values`.
+A classic rule set stores and reads exactly as before variants existed, but for the
+caps a new game is given (`max_hands`, `max_events`), which games stored before them
+lack (docs/rules.md "Caps").
 """
 
 from __future__ import annotations
@@ -17,100 +20,49 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import Any
 
-from service.domain.cards import RANKS, Card, Rank, pack
+from service.domain.cards import Card, Rank, pack
 from service.domain.errors import InvalidRules, InvalidSeating
+from service.domain.presets import (
+    CAP_DEFAULTS,
+    FEATURES,
+    LEAVING_DEFAULTS,
+    LEAVING_OPTIONS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    MOST_PLAYERS,
+    VARIANTS,
+    Features,
+)
+from service.domain.rule_checks import (
+    check_clock,
+    check_type,
+    check_variant,
+    coerce,
+    plain_value,
+)
+from service.domain.rule_values import (
+    Abandon,
+    Aces,
+    Exhausted,
+    Format,
+    GoingOut,
+    LayOffRule,
+    MeldsPerTurn,
+    RummyBonus,
+    Scoring,
+    SwappedWild,
+    Variant,
+)
 
-MIN_PLAYERS = 2
-MAX_PLAYERS = 6
 DECK_SIZE = 52
 """One pack without jokers: the classic game's deck."""
 
 
-class Variant(StrEnum):
-    CLASSIC = "classic"
-    WILD = "wild"
-    BOATHOUSE = "boathouse"
-    KNOCK = "knock"
-    WROTHAM = "wrotham"
-    INDIAN = "indian"
-
-
-class Format(StrEnum):
-    """Indian Rummy's formats: one deal, a number of deals for chips, or a pool."""
-
-    POINTS = "points"
-    DEALS = "deals"
-    POOL_101 = "pool_101"
-    POOL_201 = "pool_201"
-
-    @property
-    def pool_limit(self) -> int | None:
-        """The score at or over which a pool eliminates a player."""
-        return {"pool_101": 101, "pool_201": 201}.get(self.value)
-
-
-class SwappedWild(StrEnum):
-    """What a wild taken by a swap may do: anything (`free`), or leave the hand by a
-    meld or lay-off in the same request (`meld_now`)."""
-
-    FREE = "free"
-    MELD_NOW = "meld_now"
-
-
-class Aces(StrEnum):
-    LOW = "low"
-    HIGH_OR_LOW = "high_or_low"
-    AROUND_THE_CORNER = "around_the_corner"
-
-
-class MeldsPerTurn(StrEnum):
-    UNLIMITED = "unlimited"
-    ONE = "one"
-
-
-# When a player may lay off (`RuleSet.lay_off`). Its name is the OpenAPI document's
-# for these values (a docstring would show there too); code that also handles the
-# lay-off move (`service.domain.actions.LayOff`) imports it as `LayOffRule`.
-class LayOff(StrEnum):
-    ANYTIME = "anytime"
-    AFTER_OWN_MELD = "after_own_meld"
-
-
-class GoingOut(StrEnum):
-    ANY = "any"
-    DISCARD = "discard"
-
-
-class RummyBonus(StrEnum):
-    DOUBLE = "double"
-    PLUS_10 = "plus_10"
-    NONE = "none"
-
-
-class Exhausted(StrEnum):
-    VOID = "void"
-    SCORE = "score"
-
-
-class Scoring(StrEnum):
-    WINNER = "winner"
-    PENALTY = "penalty"
-
-
-class Abandon(StrEnum):
-    """What becomes of a seat whose player leaves (or is taken over by its clock):
-    the server's bot plays it on (`bot`), or it forfeits (`forfeit`)."""
-
-    BOT = "bot"
-    FORFEIT = "forfeit"
-
-
 def default_hand_size(players: int) -> int:
     """Cards dealt to each player: 10 for two, 7 for three or four, 6 for five or six."""
-    check_player_count(players)
+    check_player_count(players, MAX_PLAYERS)
     if players == 2:
         return 10
     if players <= 4:
@@ -124,9 +76,10 @@ def smallest_hand_to_go_out(going_out: GoingOut) -> int:
     return 3 if going_out is GoingOut.DISCARD else 2
 
 
-def check_player_count(players: int) -> None:
-    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise InvalidSeating(f"A game seats {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}.")
+def check_player_count(players: int, most: int = MOST_PLAYERS) -> None:
+    """Refuse a seat count no game has (`most`: a rule set's `most_players`)."""
+    if not MIN_PLAYERS <= players <= most:
+        raise InvalidSeating(f"A game seats {MIN_PLAYERS} to {most} players, not {players}.")
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,7 +89,7 @@ class RuleSet:
     aces: Aces = Aces.LOW
     hand_size: int | None = None
     melds_per_turn: MeldsPerTurn = MeldsPerTurn.UNLIMITED
-    lay_off: LayOff = LayOff.ANYTIME
+    lay_off: LayOffRule = LayOffRule.ANYTIME
     going_out: GoingOut = GoingOut.ANY
     rummy_bonus: RummyBonus = RummyBonus.DOUBLE
     recycles: int = 1
@@ -167,6 +120,19 @@ class RuleSet:
     middle_drop: int | None = None
     full_count: int | None = None
     """Indian Rummy: the most a hand counts, and a wrong show's points."""
+    # Gin Rummy's options (docs/rules.md "Gin Rummy"); None in every other variant.
+    knock_limit: int | None = None
+    """The most deadwood a knock may leave (0: gin only); None with `oklahoma`."""
+    gin_bonus: int | None = None
+    big_gin_bonus: int | None = None
+    """None in a gin game: no big gin."""
+    undercut_bonus: int | None = None
+    oklahoma: bool | None = None
+    """The upcard sets each hand's knock limit, and a spade doubles the hand."""
+    game_bonus: int | None = None
+    box_bonus: int | None = None
+    shutout: bool | None = None
+    """A winner whose opponent won no hand doubles its final total."""
     # Leaving and the turn clock (docs/rules.md "Leaving and turn clocks"), in every
     # variant; stored only when they differ from these defaults.
     turn_seconds: int | None = None
@@ -174,11 +140,22 @@ class RuleSet:
     timeouts_before_takeover: int = 3
     """Consecutive timeouts after which the seat is abandoned per `abandon`."""
     abandon: Abandon = Abandon.BOT
+    time_bank_seconds: int = 0
+    """Seconds each seat may spend, over the whole game, once its turn's clock ran
+    out and before it times out; 0: no bank. Only with a clock (`turn_seconds`)."""
+    # The caps on a game's length (docs/rules.md "Caps"), in every variant. None: no
+    # cap, as in games stored before the caps; a new game is given its variant's
+    # default (`from_dict` with `players`).
+    max_hands: int | None = None
+    """The most hands dealt in the game; reaching it unsettled aborts the game."""
+    max_events: int | None = None
+    """The most events the game holds (its creation counted) before it is aborted at
+    the next turn or deal."""
 
     def __post_init__(self) -> None:
         for field in dataclasses.fields(self):
-            _check_type(field.name, getattr(self, field.name), field.type)
-        _check_variant(self)
+            check_type(field.name, getattr(self, field.name), field.type)
+        check_variant(self)
         if self.hand_size is not None and self.hand_size < 1:
             raise InvalidRules(f"hand_size must be at least 1, not {self.hand_size}.")
         if self.hand_size is not None and self.hand_size * MIN_PLAYERS + 2 > self.deck_size:
@@ -190,7 +167,11 @@ class RuleSet:
             raise InvalidRules(f"recycles must be 0 or more, not {self.recycles}.")
         if self.max_turns < 1:
             raise InvalidRules(f"max_turns must be at least 1, not {self.max_turns}.")
-        _check_clock(self)
+        for name in CAP_DEFAULTS:
+            value = getattr(self, name)
+            if value is not None and value < 1:
+                raise InvalidRules(f"{name} must be at least 1, not {value}.")
+        check_clock(self)
         if self.variant is Variant.INDIAN:
             return  # its format ends the game (checked with the variant)
         if (self.target is None) == (self.deals is None):
@@ -237,6 +218,35 @@ class RuleSet:
     def has_wilds(self) -> bool:
         return self.jokers > 0 or self.wild_rank is not None
 
+    @property
+    def most_players(self) -> int:
+        """The seat count past which a game is no game (422 `invalid_seating`): six, as
+        ever, or a variant's own most if it seats more (500 Rum's eight). Fewer than
+        that but more than the variant seats is `invalid_rules` (`check_players`)."""
+        return max(MAX_PLAYERS, VARIANTS[self.variant].players[1])
+
+    @property
+    def spread_pile(self) -> bool:
+        """The discard pile is spread: a draw from it may take several cards."""
+        return VARIANTS[self.variant].spread_pile
+
+    @property
+    def features(self) -> Features:
+        """The variant's Western features (`Features`; an Indian game has the
+        defaults)."""
+        return FEATURES[self.variant]
+
+    def check_seat_count(self, players: int) -> None:
+        """Refuse a seat count past any game's (422 `invalid_seating`), naming what
+        this variant seats, so a gin game of seven does not read as six allowed."""
+        if not MIN_PLAYERS <= players <= self.most_players:
+            low, high = VARIANTS[self.variant].players
+            seats = f"{low}" if low == high else f"{low} to {high}"
+            raise InvalidSeating(
+                f"A game seats {MIN_PLAYERS} to {self.most_players} players, not {players} "
+                f"(rule 'variant': {self.variant.value} seats {seats})."
+            )
+
     def check_players(self, players: int) -> None:
         """Refuse a player count the variant does not seat (422 `invalid_rules`)."""
         low, high = VARIANTS[self.variant].players
@@ -249,11 +259,13 @@ class RuleSet:
             raise InvalidRules(
                 f"Rule 'packs': indian deals from two packs to {players} players, not one."
             )
+        if self.variant is Variant.RUMMY500:
+            _check_rummy500_seats(self, players)
 
     def hand_size_for(self, players: int) -> int:
         """Cards dealt to each of `players`; fails if that would leave no stock."""
+        self.check_seat_count(players)
         size = self.hand_size if self.hand_size is not None else default_hand_size(players)
-        check_player_count(players)
         # Wrotham deals no upcard, but its starter gets an eighth card instead.
         if players * size + 2 > self.deck_size:
             raise InvalidRules(
@@ -286,15 +298,31 @@ class RuleSet:
                 f"{smallest} cards each, or set exhausted to score."
             )
 
+    def check_caps(self) -> None:
+        """Refuse a value over its variant's cap, or under a cap's floor (422
+        `invalid_rules` naming the option): `target`, `deals`, `max_turns`, `max_hands`
+        and `max_events` (docs/rules.md "Caps"). A check at creation, not when the rules
+        are built: a game stored before the caps, or with a larger value, still loads
+        and plays as it was made."""
+        preset = VARIANTS[self.variant]
+        variant = self.variant.value
+        for name, (low, high) in preset.caps.items():
+            value = getattr(self, name)
+            if value is not None and not low <= value <= high:
+                raise InvalidRules(
+                    f"Rule {name!r} is {low} to {high} in variant {variant!r}, not {value}."
+                )
+
     def to_dict(self) -> dict[str, Any]:
         """The rule set as plain JSON-ready data, every option of its variant named.
 
-        A classic rule set gives exactly the options it had before variants (stored
-        games keep their form); `shown` adds what views show besides.
+        A classic rule set gives exactly the options it had before variants, and the
+        caps if it has them (a game stored before them keeps its form); `shown` adds
+        what views show besides.
         """
         used = VARIANTS[self.variant].used
         shown = {
-            field.name: _plain(getattr(self, field.name))
+            field.name: plain_value(getattr(self, field.name))
             for field in dataclasses.fields(self)
             if field.name in used
         }
@@ -303,7 +331,11 @@ class RuleSet:
         for name in LEAVING_OPTIONS:
             # Left at its default, a leaving option is not stored: games that do not
             # use them store their rules as before.
-            if getattr(self, name) == _LEAVING_DEFAULTS[name]:
+            if getattr(self, name) == LEAVING_DEFAULTS[name]:
+                del shown[name]
+        for name in CAP_DEFAULTS:
+            # Games made before the caps have none, and keep their stored form.
+            if getattr(self, name) is None:
                 del shown[name]
         return shown
 
@@ -311,7 +343,7 @@ class RuleSet:
         """The rule set as views show it: `to_dict` with the variant and its pack."""
         shown = self.to_dict()
         for name in ("variant", "packs", "jokers", *LEAVING_OPTIONS):
-            shown.setdefault(name, _plain(getattr(self, name)))
+            shown.setdefault(name, plain_value(getattr(self, name)))
         return shown
 
     @classmethod
@@ -321,6 +353,10 @@ class RuleSet:
         A game that sets `deals` and no `target` has no target, as docs/rules.md says.
         Indian Rummy's defaults depend on the table: `players` (when creating a game)
         gives two seats one pack, and the format sets the drops and the deals.
+
+        `players` also marks a new game: `max_hands` and `max_events` left out take
+        their defaults (`CAP_DEFAULTS`). Read back from a stored game (no `players`),
+        a cap the data lacks stays None: games stored before the caps have none.
         """
         if not isinstance(data, Mapping):
             raise InvalidRules("rules must be an object of option names to values.")
@@ -330,7 +366,7 @@ class RuleSet:
             raise InvalidRules(
                 f"Unknown rule {unknown[0]!r}: the rules are {', '.join(sorted(known))}."
             )
-        variant = _coerce("variant", data.get("variant", Variant.CLASSIC.value), "Variant")
+        variant = coerce("variant", data.get("variant", Variant.CLASSIC.value), "Variant")
         assert isinstance(variant, Variant)
         preset = VARIANTS[variant]
         values: dict[str, Any] = dict(preset.defaults)
@@ -340,7 +376,7 @@ class RuleSet:
                     f"Rule {name!r} is not an option of variant {variant.value!r}: leave it out."
                 )
             try:
-                values[name] = _coerce(name, value, known[name].type)
+                values[name] = coerce(name, value, known[name].type)
             except InvalidRules as invalid:
                 if variant is Variant.CLASSIC:
                     raise
@@ -349,6 +385,14 @@ class RuleSet:
             values["target"] = None
         if variant is Variant.INDIAN:
             _indian_defaults(values, data, players)
+        if variant is Variant.GIN and values.get("oklahoma") and "knock_limit" not in data:
+            values["knock_limit"] = None  # Oklahoma: the upcard sets the limit
+        if variant is Variant.RUMMY500 and players is not None:
+            _rummy500_defaults(values, data, players)
+        if players is not None:
+            for name, default in CAP_DEFAULTS.items():
+                if values.get(name) is None:
+                    values[name] = default
         return cls(**values)
 
 
@@ -369,286 +413,34 @@ def _indian_defaults(values: dict[str, Any], data: Mapping[str, Any], players: i
         values["deals"] = 2
 
 
-def _plain(value: object) -> object:
-    return value.value if isinstance(value, StrEnum) else value
+def rummy500_table(players: int) -> tuple[int, int]:
+    """500 Rum's `packs` and `hand_size` for `players` seats (docs/rules.md "500
+    Rum"): one pack for 2-4 seats and two for 5-8; 13 cards each for two, else 7."""
+    return (1 if players <= 4 else 2), (13 if players == 2 else 7)
 
 
-_ENUMS: dict[str, type[StrEnum]] = {
-    "Variant": Variant,
-    "Format": Format,
-    "SwappedWild": SwappedWild,
-    "Aces": Aces,
-    "MeldsPerTurn": MeldsPerTurn,
-    "LayOff": LayOff,
-    "GoingOut": GoingOut,
-    "RummyBonus": RummyBonus,
-    "Exhausted": Exhausted,
-    "Scoring": Scoring,
-    "Abandon": Abandon,
-}
+def _rummy500_defaults(values: dict[str, Any], data: Mapping[str, Any], players: int) -> None:
+    """500 Rum's options that follow the seats, where the request leaves them out."""
+    packs, hand_size = rummy500_table(players)
+    if data.get("packs") is None:
+        values["packs"] = packs
+    if data.get("hand_size") is None:
+        values["hand_size"] = hand_size
 
 
-def _coerce(name: str, value: object, annotation: object) -> object:
-    enum = _ENUMS.get(str(annotation).removesuffix(" | None"))
-    if enum is None or value is None or isinstance(value, enum):
-        return value
-    try:
-        return enum(value)  # type: ignore[arg-type]
-    except ValueError:
-        choices = ", ".join(member.value for member in enum)
-        raise InvalidRules(f"Rule {name!r} is one of {choices}, not {value!r}.") from None
-
-
-def _check_type(name: str, value: object, annotation: object) -> None:
-    spelled = str(annotation)
-    optional = spelled.endswith(" | None")
-    spelled = spelled.removesuffix(" | None")
-    if value is None:
-        if not optional:
-            raise InvalidRules(f"Rule {name!r} must be set.")
-        return
-    enum = _ENUMS.get(spelled)
-    if enum is not None:
-        if not isinstance(value, enum):
-            raise InvalidRules(f"Rule {name!r} must be one of its named values, not {value!r}.")
-        return
-    expected: type = {"bool": bool, "str": str}.get(spelled, int)
-    # bool is an int in Python, but `recycles: true` is a mistake, not 1.
-    if type(value) is not expected:
-        wanted = {bool: "true or false", str: "a string"}.get(expected, "a whole number")
-        raise InvalidRules(f"Rule {name!r} must be {wanted}, not {value!r}.")
-
-
-# --- the variants as presets -------------------------------------------------
-
-_CLASSIC_OPTIONS = (
-    "aces",
-    "hand_size",
-    "melds_per_turn",
-    "lay_off",
-    "going_out",
-    "rummy_bonus",
-    "recycles",
-    "recycle_shuffle",
-    "exhausted",
-    "max_turns",
-    "scoring",
-    "target",
-    "deals",
-)
-_WILD_OPTIONS = ("min_natural", "swap", "swapped_wild", "wild_penalty")
-LEAVING_OPTIONS = ("turn_seconds", "timeouts_before_takeover", "abandon")
-"""Every variant's options for leaving and the turn clock."""
-_LEAVING_DEFAULTS: Mapping[str, Any] = {
-    "turn_seconds": None,
-    "timeouts_before_takeover": 3,
-    "abandon": Abandon.BOT,
-}
-TURN_SECONDS = (5, 86_400)
-TIMEOUTS_BEFORE_TAKEOVER = (1, 100)
-
-
-@dataclass(frozen=True, slots=True)
-class Preset:
-    """One variant's column of docs/rules.md's table."""
-
-    players: tuple[int, int]
-    used: frozenset[str]
-    """The options the variant has (every other one is unused: refused if given)."""
-    defaults: Mapping[str, Any]
-    """Values the variant gives options left out, where they differ from classic's."""
-    fixed: Mapping[str, Any]
-    """Options the variant fixes: they may be given only with this value."""
-    ranges: Mapping[str, tuple[int, int]]
-    """Whole-number options and their inclusive bounds."""
-
-    @property
-    def accepted(self) -> frozenset[str]:
-        """What a request may give: the used options and the variant itself."""
-        return self.used | {"variant", "packs", "jokers"}
-
-
-def _preset(
-    players: tuple[int, int] = (MIN_PLAYERS, MAX_PLAYERS),
-    *,
-    unused: tuple[str, ...] = (),
-    extra: tuple[str, ...] = (),
-    defaults: Mapping[str, Any] | None = None,
-    fixed: Mapping[str, Any] | None = None,
-    ranges: Mapping[str, tuple[int, int]] | None = None,
-) -> Preset:
-    ranges = dict(ranges or {})
-    # One pack and no jokers, unless the variant says otherwise.
-    fixed = {
-        **({} if "packs" in ranges else {"packs": 1}),
-        **({} if "jokers" in ranges else {"jokers": 0}),
-        **(fixed or {}),
-    }
-    used = (
-        (set(_CLASSIC_OPTIONS) - set(unused))
-        | set(extra)
-        | {"variant", "packs", "jokers", *LEAVING_OPTIONS}
-    )
-    return Preset(
-        players=players,
-        used=frozenset(used),
-        defaults={**fixed, **(defaults or {})},
-        fixed=fixed,
-        ranges=ranges,
-    )
-
-
-_ACE_RANGE = {"ace_value": (1, 15)}
-_WILD_RANGES = {"min_natural": (1, 3), "wild_penalty": (0, 50)}
-_WILD_DEFAULTS = {
-    "min_natural": 2,
-    "swap": True,
-    "swapped_wild": SwappedWild.FREE,
-    "wild_penalty": 15,
-}
-
-VARIANTS: Mapping[Variant, Preset] = {
-    # Classic shows its pack in views but stores only its classic options.
-    Variant.CLASSIC: Preset(
-        players=(MIN_PLAYERS, MAX_PLAYERS),
-        used=frozenset((*_CLASSIC_OPTIONS, *LEAVING_OPTIONS)),
-        defaults={},
-        fixed={"variant": Variant.CLASSIC, "packs": 1, "jokers": 0},
-        ranges={},
-    ),
-    Variant.WILD: _preset(
-        extra=("wild_rank", *_WILD_OPTIONS, "ace_value"),
-        defaults={"variant": Variant.WILD, "jokers": 2, **_WILD_DEFAULTS},
-        ranges={"jokers": (0, 2), **_WILD_RANGES, **_ACE_RANGE},
-    ),
-    Variant.BOATHOUSE: _preset(
-        (2, 2),
-        unused=("melds_per_turn", "lay_off"),
-        extra=("ace_value",),
-        defaults={"variant": Variant.BOATHOUSE, "hand_size": 10},
-        fixed={"aces": Aces.HIGH_OR_LOW, "ace_value": 11, "rummy_bonus": RummyBonus.NONE},
-    ),
-    Variant.KNOCK: _preset(
-        unused=("melds_per_turn", "lay_off", "going_out", "rummy_bonus", "scoring"),
-        extra=("ace_value", "knock_penalty", "knock_bonus"),
-        defaults={"variant": Variant.KNOCK, "knock_penalty": 10, "knock_bonus": 25},
-        ranges={"knock_penalty": (0, 50), "knock_bonus": (0, 100), **_ACE_RANGE},
-    ),
-    Variant.WROTHAM: _preset(
-        unused=("target",),
-        extra=(*_WILD_OPTIONS, "ace_value"),
-        defaults={"variant": Variant.WROTHAM, "target": None, **_WILD_DEFAULTS},
-        fixed={"jokers": 3, "hand_size": 7, "deals": 6},
-        ranges={**_WILD_RANGES, **_ACE_RANGE},
-    ),
-    Variant.INDIAN: _preset(
-        unused=("melds_per_turn", "lay_off", "going_out", "rummy_bonus", "scoring", "target"),
-        extra=(
-            "min_natural",
-            "wild_penalty",
-            "ace_value",
-            "format",
-            "first_drop",
-            "middle_drop",
-            "full_count",
-        ),
-        defaults={
-            "variant": Variant.INDIAN,
-            "packs": 2,
-            "jokers": 2,
-            "recycles": 1000,
-            "target": None,
-            "format": Format.POINTS,
-            "full_count": 80,
-        },
-        fixed={
-            "aces": Aces.HIGH_OR_LOW,
-            "hand_size": 13,
-            "exhausted": Exhausted.VOID,
-            "min_natural": 1,
-            "wild_penalty": 0,
-            "ace_value": 10,
-        },
-        ranges={
-            "packs": (1, 2),
-            "jokers": (1, 2),
-            "first_drop": (0, 200),
-            "middle_drop": (0, 200),
-            "full_count": (1, 200),
-        },
-    ),
-}
-"""Each variant's preset, as docs/rules.md's table gives it."""
-
-_INDIAN_OPTIONS = ("format", "first_drop", "middle_drop", "full_count")
-
-
-def _check_clock(rules: RuleSet) -> None:
-    """The leaving options' ranges, the same in every variant."""
-    for name, (low, high), optional in (
-        ("turn_seconds", TURN_SECONDS, True),
-        ("timeouts_before_takeover", TIMEOUTS_BEFORE_TAKEOVER, False),
-    ):
-        value = getattr(rules, name)
-        if value is None and optional:
-            continue
-        if not low <= value <= high:
-            none = " or null (no clock)" if optional else ""
-            raise InvalidRules(f"Rule {name!r} is {low} to {high}{none}, not {value}.")
-
-
-def _check_variant(rules: RuleSet) -> None:
-    """Hold a rule set to its variant's preset: unused options unset, fixed ones at
-    their value, numbers in range. Each message names the option and the variant."""
-    preset = VARIANTS[rules.variant]
-    variant = rules.variant.value
-    optional = ("wild_rank", *_WILD_OPTIONS, "ace_value", "knock_penalty", "knock_bonus")
-    for name in (*optional, *_INDIAN_OPTIONS):
-        if name not in preset.used and getattr(rules, name) is not None:
-            raise InvalidRules(f"Rule {name!r} is not an option of variant {variant!r}.")
-        nullable = name in ("wild_rank", "ace_value")
-        if name in preset.used and not nullable and getattr(rules, name) is None:
-            raise InvalidRules(f"Rule {name!r} must be set in variant {variant!r}.")
-    for name, value in preset.fixed.items():
-        if getattr(rules, name) != value:
-            raise InvalidRules(
-                f"Rule {name!r} is {_plain(value)!r} in variant {variant!r}, "
-                f"not {_plain(getattr(rules, name))!r}."
-            )
-    for name, (low, high) in preset.ranges.items():
-        value = getattr(rules, name)
-        if value is not None and not low <= value <= high:
-            raise InvalidRules(
-                f"Rule {name!r} is {low} to {high} in variant {variant!r}, not {value}."
-            )
-    if rules.wild_rank is not None and rules.wild_rank not in _RANK_CODES:
+def _check_rummy500_seats(rules: RuleSet, players: int) -> None:
+    """500 Rum's pack and hand are fixed by the seats: refuse any other."""
+    packs, hand_size = rummy500_table(players)
+    if rules.packs != packs:
         raise InvalidRules(
-            f"Rule 'wild_rank' is a rank (A 2-10 J Q K) or null, not {rules.wild_rank!r}."
+            f"Rule 'packs' is {packs} for {players} players in variant 'rummy500', "
+            f"not {rules.packs}."
         )
-    if rules.variant is Variant.INDIAN:
-        _check_indian(rules)
-    if rules.variant is Variant.WILD and not rules.has_wilds:
-        raise InvalidRules("Rule 'jokers': variant 'wild' needs at least one joker or a wild_rank.")
-
-
-def _check_indian(rules: RuleSet) -> None:
-    if rules.jokers != rules.packs:
+    if rules.hand_size != hand_size:
         raise InvalidRules(
-            f"Rule 'jokers' is the number of packs in variant 'indian' ({rules.packs}), "
-            f"not {rules.jokers}."
+            f"Rule 'hand_size' is {hand_size} for {players} players in variant 'rummy500', "
+            f"not {rules.hand_size}."
         )
-    if rules.target is not None:
-        raise InvalidRules("Rule 'target' is not an option of variant 'indian'.")
-    if rules.format is Format.DEALS:
-        if rules.deals is None or rules.deals < 1:
-            raise InvalidRules("Rule 'deals' must be at least 1 in format 'deals'.")
-    elif rules.deals is not None:
-        raise InvalidRules(
-            f"Rule 'deals' is an option of format 'deals' only, not of {rules.format}."
-        )
-
-
-_RANK_CODES = frozenset(rank.code for rank in RANKS)
 
 
 CLASSIC = RuleSet()

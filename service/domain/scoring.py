@@ -9,8 +9,9 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 
 from service.domain.cards import Card, Rank
-from service.domain.rules import Exhausted, RuleSet, RummyBonus, Scoring
-from service.domain.wilds import is_wild
+from service.domain.rule_values import Exhausted, RummyBonus, Scoring
+from service.domain.rules import RuleSet
+from service.domain.wilds import is_wild, wild_options
 
 _COURT_CARD_VALUE = 10
 """J, Q and K rank 11-13 for runs but count the same as a 10 in a hand."""
@@ -21,8 +22,8 @@ _PLUS_10 = 10
 def card_value(card: Card, rules: RuleSet) -> int:
     """A card left in a hand: A = 1 (15 unless aces are low; `ace_value` if set), 2-10
     face, J Q K = 10; in games with wilds, any wild `wild_penalty`."""
-    if rules.wild_penalty is not None and is_wild(card, rules):
-        return rules.wild_penalty
+    if is_wild(card, rules):
+        return wild_options(rules).wild_penalty
     if card.rank is Rank.ACE:
         return rules.ace_points
     return min(card.rank.value, _COURT_CARD_VALUE)

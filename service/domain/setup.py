@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from service.domain.cards import Card
-from service.domain.deal import check_deck
+from service.domain.dealing import check_deck
 from service.domain.errors import InvalidDeck, InvalidSeating
-from service.domain.rules import RuleSet, check_player_count
+from service.domain.rules import RuleSet
 
 
 def check_new_game(
@@ -19,8 +19,10 @@ def check_new_game(
     """Raise the first reason a game with these settings may not be created."""
     check_playable(rules, players, decks, dealer)
     # Creation policy, not a rule of play: games stored before it are still games
-    # (the verifier checks them with `check_playable` alone).
+    # (the verifier checks them with `check_playable` alone), and so are games made
+    # with larger caps than today's.
     rules.check_can_end()
+    rules.check_caps()
 
 
 def check_playable(
@@ -30,7 +32,7 @@ def check_playable(
     dealer: int | None = None,
 ) -> None:
     """Raise the first reason a game with these settings could not be played."""
-    check_player_count(players)
+    rules.check_seat_count(players)
     rules.check_players(players)
     rules.hand_size_for(players)
     whole = rules.pack

@@ -19,7 +19,7 @@ from itertools import count
 from typing import TypeVar
 
 from service.domain.cards import FULL_DECK, Card
-from service.domain.rules import MAX_PLAYERS, MIN_PLAYERS
+from service.domain.presets import MIN_PLAYERS, MOST_PLAYERS
 
 _T = TypeVar("_T")
 
@@ -39,9 +39,9 @@ def commitment(seed: str) -> str:
 
 def first_dealer(seed: str, client_seeds: Sequence[str], players: int) -> int:
     """The seat of the first dealer, drawn from the seed."""
-    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+    if not MIN_PLAYERS <= players <= MOST_PLAYERS:
         raise ValueError(
-            f"players must be between {MIN_PLAYERS} and {MAX_PLAYERS}, got {players!r}."
+            f"players must be between {MIN_PLAYERS} and {MOST_PLAYERS}, got {players!r}."
         )
     return _uniform(_words(_key(seed, client_seeds), "first-dealer"), players)
 
@@ -73,6 +73,13 @@ def recycle_order(
     _check_number("recycle_number", recycle_number)
     words = _words(_key(seed, client_seeds), f"recycle/{hand_number}/{recycle_number}")
     return _fisher_yates(cards, words)
+
+
+def stream_words(seed: str, client_seeds: Sequence[str], label: str) -> Iterator[int]:
+    """The generator's raw output: the endless stream of 32-bit words of `label` (`deck/1`,
+    `recycle/1/1`, `first-dealer`), exactly the words the shuffles above read (for test
+    labs: `rummy rng-dump`, docs/fairness.md "For test labs")."""
+    return _words(_key(seed, client_seeds), label)
 
 
 def _check_number(name: str, value: int) -> None:

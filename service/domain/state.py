@@ -1,6 +1,6 @@
 """The state of a table: the seats, the totals and the hand in play.
 
-Plain mutable data, changed only by `service.domain.events.apply`; every
+Plain mutable data, changed only by `service.domain.changes.apply`; every
 rule that decides what may happen lives in `turns` and `flow`.
 """
 
@@ -9,18 +9,41 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from service.domain.cards import Card, Rank
-from service.domain.groups import Group
+from service.domain.engine import Engine, engine_for
+from service.domain.indian.judge import Group
 from service.domain.melds import TableMeld
+from service.domain.presets import Features
 from service.domain.rules import RuleSet
+
+if TYPE_CHECKING:  # actions.py reads this module's Source
+    from service.domain.actions import Action
 
 
 class Status(StrEnum):
+    """Where a game stands: `waiting` for players, `playing`, `finished` (with a
+    winner) or `aborted` (ended without one, `game_aborted`). More values may come:
+    a client treats one it does not know as a game it cannot act in."""
+
     WAITING = "waiting"
     PLAYING = "playing"
     FINISHED = "finished"
+    ABORTED = "aborted"
+
+
+class AbortedBy(StrEnum):
+    """Who or what ended a game without a winner (`game_aborted`): a cap of its rules
+    (`cap`); the admin (`admin`) and idleness (`idle`) are named for what comes next."""
+
+    ADMIN = "admin"
+    IDLE = "idle"
+    CAP = "cap"
+
+
+ABORT_REASON_LENGTH = 500
+"""The longest reason an admin's abort may give (stored, and shown to everyone)."""
 
 
 class Phase(StrEnum):
@@ -30,6 +53,8 @@ class Phase(StrEnum):
     PLAY = "play"
     SHOW = "show"
     """Indian: after a valid declaration, every other player in the deal shows."""
+    UPCARD_OFFER = "upcard_offer"
+    """Gin: the non-dealer, then the dealer, may take the upcard or pass."""
 
 
 class Source(StrEnum):
@@ -49,6 +74,21 @@ class HandEnding(StrEnum):
     """Indian: a valid declaration, and every other player's show."""
     LAST_STANDING = "last_standing"
     """Indian: the others dropped or showed wrongly."""
+    # Gin Rummy's ends of a hand (a knock that wins is `knock`).
+    GIN = "gin"
+    BIG_GIN = "big_gin"
+    UNDERCUT = "undercut"
+    VOID = "void"
+    """Gin: a discard left two or fewer cards in the stock (or the turn cap): no score."""
+
+
+class KnockKind(StrEnum):
+    """Gin: what a knock is: deadwood within the limit, none (gin), or none with all
+    eleven cards (big gin, no knock card)."""
+
+    KNOCK = "knock"
+    GIN = "gin"
+    BIG_GIN = "big_gin"
 
 
 class DealStatus(StrEnum):
@@ -94,6 +134,44 @@ class Show:
 
 
 @dataclass(frozen=True, slots=True)
+class LaidOff:
+    """Gin: a defender's card laid off on the knocker's meld number `meld` (an index
+    into the knocker's `melds`)."""
+
+    card: Card
+    meld: int
+
+
+@dataclass(frozen=True, slots=True)
+class GinFinal:
+    """Gin: one seat's final reckoning at the game's end (`GameFinished.result`)."""
+
+    hands_won: int
+    box: int
+    """`box_bonus` for each hand won."""
+    game_bonus: int
+    shutout: bool
+    """The winner whose total was doubled (the loser won no hand)."""
+    total: int
+
+
+@dataclass(frozen=True, slots=True)
+class GinHand:
+    """Gin Rummy's part of a hand in play (`HandState.gin`)."""
+
+    knock_limit: int
+    """This hand's knock limit (the upcard's value under Oklahoma)."""
+    doubled: bool
+    """Oklahoma: a spade upcard doubles the hand."""
+    passes: int = 0
+    """Passes of the upcard so far (2: both passed, the non-dealer draws from the stock)."""
+    kind: KnockKind | None = None
+    """The knock's kind, once knocked."""
+    melds: tuple[tuple[Card, ...], ...] = ()
+    """The knocker's arrangement, once knocked."""
+
+
+@dataclass(frozen=True, slots=True)
 class HandResult:
     """The result of a finished hand, readable as `last_hand` until the next one ends."""
 
@@ -125,10 +203,83 @@ class HandResult:
     """The declaration and the submissions, in the order they were made."""
     eliminated: tuple[int, ...] | None = None
     """Pools: the seats this deal put at or over the limit."""
+    # Gin Rummy's result (None in every other variant): `knocker`, `knock_card`,
+    # `counts` and `arranged` (each seat's melds) as Knock Rummy's, and these.
+    deadwood: tuple[tuple[Card, ...], ...] | None = None
+    """Gin: each seat's cards left outside its melds after the defender's lay-offs."""
+    laid_off: tuple[tuple[LaidOff, ...], ...] | None = None
+    """Gin: each seat's cards laid off on the knocker's melds (the defender's only)."""
+    hand_winner: int | None = None
+    """Gin: the one seat that scored the hand (None when void)."""
+    # 500 Rum's result (None in every other variant).
+    melded: tuple[int, ...] | None = None
+    """Each seat's values put down this hand (`melded_points`); `points` is that less
+    `values`, what its cards left in hand count."""
 
     @property
     def rummy(self) -> bool:
         return self.how is HandEnding.RUMMY
+
+
+def statuses_of(result: HandResult) -> tuple[DealStatus, ...]:
+    """Each seat's status at the end of a deal that the rules know to be Indian."""
+    statuses = result.statuses
+    assert statuses is not None, "an Indian deal's result has its statuses"
+    return statuses
+
+
+@dataclass(slots=True)
+class IndianHand:
+    """Indian Rummy's part of a deal in play (`HandState.indian`)."""
+
+    wild: Rank
+    """The deal's wild rank, from its indicator."""
+    indicator: Card
+    statuses: list[DealStatus]
+    """Each seat's status in the deal."""
+    deal_points: list[int | None]
+    """Each seat's points in the deal, once known (a drop, a show)."""
+    drawn: list[bool]
+    """Each seat has drawn in this deal (a later drop is a middle drop)."""
+    shows: list[Show] = field(default_factory=list)
+
+    def copy(self) -> IndianHand:
+        """An independent copy (cards and shows are immutable and shared)."""
+        return IndianHand(
+            wild=self.wild,
+            indicator=self.indicator,
+            statuses=list(self.statuses),
+            deal_points=list(self.deal_points),
+            drawn=list(self.drawn),
+            shows=list(self.shows),
+        )
+
+
+def gin_of(hand: HandState) -> GinHand:
+    """The Gin part of a hand that the rules know to be Gin Rummy's."""
+    gin = hand.gin
+    assert gin is not None, "a gin hand"
+    return gin
+
+
+@dataclass(slots=True)
+class SpreadHand:
+    """500 Rum's part of a hand in play (`HandState.spread`): its discard pile is
+    spread, and a draw of several pile cards calls the deepest."""
+
+    called: Card | None = None
+    """The called card of this turn's draw, until the seat to play melds or lays it
+    off (copies are never told apart: any copy of its code uses it)."""
+
+    def copy(self) -> SpreadHand:
+        return SpreadHand(called=self.called)
+
+
+def indian_of(hand: HandState) -> IndianHand:
+    """The Indian part of a deal that the rules know to be Indian."""
+    indian = hand.indian
+    assert indian is not None, "an Indian deal"
+    return indian
 
 
 @dataclass(slots=True)
@@ -162,23 +313,19 @@ class HandState:
     """Cards out of play for the rest of the hand (a knock card)."""
     knocker: int | None = None
     """Knock Rummy: the seat that knocked; the hand ends at once."""
-    # Indian Rummy (None or empty in every other variant).
-    wild: Rank | None = None
-    """The deal's wild rank, from its indicator."""
-    indicator: Card | None = None
-    statuses: list[DealStatus] | None = None
-    """Each seat's status in the deal."""
-    deal_points: list[int | None] = field(default_factory=list)
-    """Each seat's points in the deal, once known (a drop, a show)."""
-    drawn: list[bool] = field(default_factory=list)
-    """Each seat has drawn in this deal (a later drop is a middle drop)."""
-    shows: list[Show] = field(default_factory=list)
+    indian: IndianHand | None = None
+    """Indian Rummy's part of the deal (None in every other variant)."""
+    gin: GinHand | None = None
+    """Gin Rummy's part of the hand (None in every other variant; immutable, replaced
+    as it changes, so a copy shares it)."""
+    spread: SpreadHand | None = None
+    """500 Rum's part of the hand (None in every other variant)."""
 
     def to_act(self) -> int:
         """The seat whose move the game waits for: the turn's, or in Indian's show the
         first still to submit (the others may submit before it)."""
-        if self.phase is Phase.SHOW and self.statuses is not None:
-            return self.statuses.index(DealStatus.TO_SUBMIT)
+        if self.phase is Phase.SHOW and self.indian is not None:
+            return self.indian.statuses.index(DealStatus.TO_SUBMIT)
         return self.turn
 
     def meld(self, meld_id: str) -> TableMeld | None:
@@ -215,10 +362,10 @@ class HandState:
         copied.melds = [meld.copy() for meld in self.melds]
         copied.played_before = list(self.played_before)
         copied.out_of_play = list(self.out_of_play)
-        copied.statuses = None if self.statuses is None else list(self.statuses)
-        copied.deal_points = list(self.deal_points)
-        copied.drawn = list(self.drawn)
-        copied.shows = list(self.shows)
+        if self.indian is not None:
+            copied.indian = self.indian.copy()
+        if self.spread is not None:
+            copied.spread = self.spread.copy()
         return copied
 
 
@@ -227,7 +374,7 @@ class Table:
     """A game as the rules see it: seats, totals, the hand in play, the result."""
 
     rules: RuleSet
-    players: int
+    seat_count: int
     seated: list[bool]
     first_dealer: int | None = None
     """The first dealer when given at creation; otherwise drawn from the seed."""
@@ -239,6 +386,10 @@ class Table:
     last_hand: HandResult | None = None
     winner: int | None = None
     finished: bool = False
+    aborted: bool = False
+    """Ended without a winner (`game_aborted`)."""
+    events: int = 0
+    """Events applied since the creation: the game's version less one (the caps)."""
     eliminated: list[bool] = field(default_factory=list)
     """Indian pools: seats at or over the limit, out of the game."""
     left: list[bool] = field(default_factory=list)
@@ -249,19 +400,41 @@ class Table:
     """Each seat's consecutive timeouts (docs/rules.md "Leaving and turn clocks")."""
     clocked: int | None = None
     """The seat whose turn the clock is playing now (its moves do not reset its count)."""
+    bank_left: list[int] = field(default_factory=list)
+    """Each seat's time bank left, in whole seconds (the rule `time_bank_seconds`):
+    never refilled, spent by `TimeBankUsed`."""
+    hands_won: list[int] = field(default_factory=list)
+    """Gin: the hands each seat has won (`HandResult.hand_winner`), for the box bonus."""
+    final: tuple[GinFinal, ...] | None = None
+    """Gin: each seat's final reckoning, once the game is finished."""
+    engine: Engine = field(init=False, repr=False, compare=False)
+    """The engine of the table's rules (`engine.engine_for`), chosen once, here: every
+    move asks it."""
+    features: Features = field(init=False, repr=False, compare=False)
+    """The rules' `features`, read here by every move (an attribute, not a look-up)."""
+    allows: frozenset[type[Action]] = field(init=False, repr=False, compare=False)
+    """Every action the engine's phase table allows under the rules
+    (`Engine.allowed_actions`): any other is not in the variant."""
 
     def __post_init__(self) -> None:
+        self.engine = engine_for(self.rules)
+        self.features = self.rules.features
+        self.allows = self.engine.allowed_actions(self.rules)
         if not self.totals:
             # Format `deals` starts each player with its chips.
-            self.totals = [self.rules.starting_score] * self.players
+            self.totals = [self.rules.starting_score] * self.seat_count
         if not self.eliminated:
-            self.eliminated = [False] * self.players
+            self.eliminated = [False] * self.seat_count
         if not self.left:
-            self.left = [False] * self.players
+            self.left = [False] * self.seat_count
         if not self.forfeited:
-            self.forfeited = [False] * self.players
+            self.forfeited = [False] * self.seat_count
         if not self.timeouts:
-            self.timeouts = [0] * self.players
+            self.timeouts = [0] * self.seat_count
+        if not self.bank_left:
+            self.bank_left = [self.rules.time_bank_seconds] * self.seat_count
+        if not self.hands_won:
+            self.hands_won = [0] * self.seat_count
 
     def copy(self) -> Table:
         """An independent copy, much cheaper than `copy.deepcopy`."""
@@ -272,6 +445,8 @@ class Table:
         copied.left = list(self.left)
         copied.forfeited = list(self.forfeited)
         copied.timeouts = list(self.timeouts)
+        copied.bank_left = list(self.bank_left)
+        copied.hands_won = list(self.hands_won)
         copied.hand = None if self.hand is None else self.hand.copy()
         return copied
 
@@ -282,9 +457,16 @@ class Table:
     def status(self) -> Status:
         if self.finished:
             return Status.FINISHED
+        if self.aborted:
+            return Status.ABORTED
         if self.dealer is None:
             return Status.WAITING
         return Status.PLAYING
+
+    @property
+    def over(self) -> bool:
+        """Finished or aborted: no move, join or leave is taken any more."""
+        return self.finished or self.aborted
 
     @property
     def hand_number(self) -> int:

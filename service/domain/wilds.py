@@ -1,4 +1,4 @@
-"""Wild cards (docs/rules.md "Wild cards"): readings of melds, lay-offs and swaps.
+"""Wild cards (docs/rules.md "Wild cards"): which cards are wild, and readings of melds.
 
 Every `JK` is wild, and so is every card of the game's wild rank. A
 **reading** says what each card of a meld stands for: a natural card
@@ -12,6 +12,7 @@ and the wilds that stand for others; the judge of one meld (`readings`) and
 the search of a whole hand (`hand_melds`, for `legal`) both ask it, so what
 `legal` offers and what a meld may be can never disagree. Readings that
 differ only by swapping two identical cards (two `JK`s) are one reading.
+Lay-offs and swaps onto the table's melds are `table_wilds`.
 """
 
 from __future__ import annotations
@@ -24,15 +25,16 @@ from itertools import combinations, permutations
 
 from service.domain import melds
 from service.domain.cards import FULL_DECK, SUITS, Card, Rank, Suit
-from service.domain.errors import InvalidLayOff, InvalidMeld, SwappedWildUnused, WildAmbiguous
-from service.domain.events import CardLaidOff, Event, MeldLaid, WildSwapped
-from service.domain.melds import End, MeldKind, TableMeld
-from service.domain.rules import Aces, RuleSet
+from service.domain.enum_members import RUN_MELD as _RUN
+from service.domain.enum_members import SET_MELD as _SET
+from service.domain.errors import InvalidMeld, WildAmbiguous
+from service.domain.melds import MeldKind
+from service.domain.rule_values import Aces
+from service.domain.rules import RuleSet
 
 _MIN_MELD = 3
 _FULL_SET = 4  # never over 4, even with two packs: the suits must differ
 _FULL_RUN = 13
-_SET, _RUN = MeldKind.SET, MeldKind.RUN
 _CARDS: dict[tuple[int, Suit], Card] = {(card.rank, card.suit): card for card in FULL_DECK}
 _SUIT_SLOT: dict[Suit, int] = {suit: slot for slot, suit in enumerate(SUITS)}
 # A run's positions as `melds` counts them: A..K are 1..13, and past the king the
@@ -46,6 +48,12 @@ _CEILING: dict[Aces, int] = {
 
 def _rank_at(position: int) -> int:
     return (position - 1) % _FULL_RUN + 1
+
+
+def card_at(position: int, suit: Suit) -> Card:
+    """The card of `suit` at a run position as `melds` counts them (past the king the
+    ace comes round again: 14 is the ace, 0 the king)."""
+    return _CARDS[_rank_at(position), suit]
 
 
 # Every window of run positions (start, length) as its ranks in run order, per ace
@@ -70,6 +78,31 @@ _WINDOWS: dict[Aces, dict[int, tuple[tuple[tuple[int, ...], frozenset[int]], ...
 def is_wild(card: Card, rules: RuleSet) -> bool:
     """Every `JK`, and every card of the wild rank (all suits, all packs)."""
     return card.is_joker or (rules.wild_rank is not None and card.rank.code == rules.wild_rank)
+
+
+@dataclass(frozen=True, slots=True)
+class WildOptions:
+    """The options every game with wilds sets (its preset: `presets.WILD_OPTIONS`)."""
+
+    min_natural: int
+    """The fewest cards of a meld standing for themselves."""
+    wild_penalty: int
+    """What a wild left in hand counts."""
+
+
+def wild_options(rules: RuleSet) -> WildOptions:
+    """The wild options of `rules`, which the caller knows to be a game with wilds."""
+    min_natural, wild_penalty = rules.min_natural, rules.wild_penalty
+    assert min_natural is not None, "a game with wilds sets min_natural"
+    assert wild_penalty is not None, "a game with wilds sets wild_penalty"
+    return _wild_options(min_natural, wild_penalty)
+
+
+@lru_cache(maxsize=64)
+def _wild_options(min_natural: int, wild_penalty: int) -> WildOptions:
+    # Made once per pair of values: every meld check reads them (a cache hit
+    # allocates nothing there).
+    return WildOptions(min_natural, wild_penalty)
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,13 +252,13 @@ def readings(cards: Sequence[Card], rules: RuleSet) -> list[Reading]:
     natural = [card for card in cards if not is_wild(card, rules)]
     either = [card for card in cards if not card.is_joker and is_wild(card, rules)]
     jokers = tuple(card for card in cards if card.is_joker)
-    assert rules.min_natural is not None, "a game with wilds sets min_natural"
+    min_natural = wild_options(rules).min_natural
     found: list[Found] = []
     # Each wild-rank card stands for itself (natural) or for another card.
     for size in range(len(either) + 1):
         for chosen in combinations(range(len(either)), size):
             fixed = natural + [either[i] for i in chosen]
-            if len(fixed) < rules.min_natural:
+            if len(fixed) < min_natural:
                 continue
             free = jokers + tuple(card for i, card in enumerate(either) if i not in chosen)
             _fill(fixed, free, rules.aces, found)
@@ -244,7 +277,7 @@ def meld_reading(cards: Sequence[Card], as_: Sequence[Card] | None, rules: RuleS
     best = max(reading.wild_rank_naturals(rules) for reading in found)
     kept = [reading for reading in found if reading.wild_rank_naturals(rules) == best]
     if len(kept) > 1:
-        options = "; ".join(_reading_codes(reading) for reading in kept)
+        options = "; ".join(reading_codes(reading) for reading in kept)
         raise WildAmbiguous(
             f"{_codes(cards)} reads more than one way ({options}): say what each wild "
             f"stands for with `as`."
@@ -253,7 +286,7 @@ def meld_reading(cards: Sequence[Card], as_: Sequence[Card] | None, rules: RuleS
 
 
 def _given_reading(cards: Sequence[Card], as_: Sequence[Card], rules: RuleSet) -> Reading:
-    assert rules.min_natural is not None, "a game with wilds sets min_natural"
+    min_natural = wild_options(rules).min_natural
     lead = f"{_codes(cards)} as {_codes(as_)} is not a reading"
     if len(as_) != len(cards):
         raise InvalidMeld(f"{lead}: `as` names one card for each card of the meld.")
@@ -263,9 +296,9 @@ def _given_reading(cards: Sequence[Card], as_: Sequence[Card], rules: RuleSet) -
         if card != stands and not is_wild(card, rules):
             raise InvalidMeld(f"{lead}: {card} is not wild, so it stands for itself.")
     naturals = sum(1 for card, stands in zip(cards, as_, strict=True) if card == stands)
-    if naturals < rules.min_natural:
+    if naturals < min_natural:
         raise InvalidMeld(
-            f"{lead}: at least {rules.min_natural} cards must stand for themselves, not {naturals}."
+            f"{lead}: at least {min_natural} cards must stand for themselves, not {naturals}."
         )
     try:
         kind = melds.meld_kind(as_, rules.aces)
@@ -283,9 +316,10 @@ def _no_reading_sentence(cards: Sequence[Card], rules: RuleSet) -> str:
             melds.meld_kind(cards, rules.aces)
         except InvalidMeld as invalid:
             return invalid.message
+    least = wild_options(rules).min_natural
     return (
         f"{_codes(cards)} is not a meld under any reading: with its wilds standing for "
-        f"other cards it must be a set or a run with at least {rules.min_natural} cards "
+        f"other cards it must be a set or a run with at least {least} cards "
         f"standing for themselves."
     )
 
@@ -301,7 +335,7 @@ def hand_melds(held: Sequence[Card], rules: RuleSet) -> list[tuple[tuple[Card, .
     Each (cards standing for themselves, wilds standing for others) pair is read
     once by `_fill`, and a reading fixes its pair, so no reading comes twice.
     """
-    assert rules.min_natural is not None, "a game with wilds sets min_natural"
+    min_natural = wild_options(rules).min_natural
     aces = rules.aces
     wild = rules.wild
     wilds = tuple(sorted((card for card in held if _wild(card, wild)), key=_sort_key))
@@ -309,7 +343,7 @@ def hand_melds(held: Sequence[Card], rules: RuleSet) -> list[tuple[tuple[Card, .
     held_wilds = Counter(card.code for card in wilds)
     pools = [(free, Counter(card.code for card in free), _orders(free)) for free in _pools(wilds)]
     found: dict[tuple[str, ...], list[Found]] = {}
-    for fixed in _fixed_candidates(selfs, len(wilds), rules.min_natural, aces):
+    for fixed in _fixed_candidates(selfs, len(wilds), min_natural, aces):
         # A wild-rank card standing for itself is not free to stand for another.
         used = Counter(card.code for card in fixed if card.rank is wild)
         for free, counts, orders in pools:
@@ -374,133 +408,6 @@ def _fixed_candidates(
                             yield fixed
 
 
-# --- lay-offs ----------------------------------------------------------------
-
-
-def lay_off_readings(meld: TableMeld, card: Card, rules: RuleSet) -> list[tuple[Card, End]]:
-    """What `card` may stand for when laid off onto `meld` (a meld with readings),
-    with the end it goes to. A natural card stands for itself; a wild for any card
-    that extends the represented cards, a wild-rank card also for itself."""
-    assert meld.as_ is not None, "a meld of a game with wilds keeps its reading"
-    first = meld.as_[0]
-    if not is_wild(card, rules):
-        # Most cards held are of another rank (a set) or suit (a run): say no cheaply.
-        other = (
-            (card.rank is not first.rank) if meld.kind is _SET else (card.suit is not first.suit)
-        )
-        if other:
-            return []
-        candidates = [card]
-    elif meld.kind is _SET:
-        candidates = [_CARDS[first.rank, suit] for suit in SUITS]
-    else:
-        suit = first.suit
-        below = _CARDS[_rank_at(first.rank.value - 1 + _FULL_RUN), suit]
-        above = _CARDS[_rank_at(meld.as_[-1].rank.value + 1), suit]
-        candidates = [above, below] if above != below else [above]
-    represented = TableMeld(meld.id, meld.kind, list(meld.as_), meld.owner)
-    found: list[tuple[Card, End]] = []
-    for stands in candidates:
-        if melds.can_lay_off(represented, stands, rules.aces):
-            found.append((stands, melds.lay_off_end(represented, stands, rules.aces)))
-    return found
-
-
-def lay_off_reading(
-    meld: TableMeld, card: Card, as_: Card | None, rules: RuleSet
-) -> tuple[Card, End]:
-    """What a laid-off `card` stands for and where it goes: `as_` if given, else the
-    one reading left when a wild-rank card stands for itself where it can.
-    Raises `InvalidLayOff` or `WildAmbiguous`."""
-    found = lay_off_readings(meld, card, rules)
-    if as_ is not None:
-        for stands, end in found:
-            if stands == as_:
-                return stands, end
-        if as_ != card and not is_wild(card, rules):
-            raise InvalidLayOff(
-                f"{_lead(meld, card)}: {card} is not wild, so it stands for itself."
-            )
-        raise InvalidLayOff(f"{_lead(meld, card)} as {as_}: {_why_not(meld, as_, rules)}")
-    if not found:
-        raise InvalidLayOff(f"{_lead(meld, card)}: {_why_not(meld, card, rules)}")
-    natural = [pair for pair in found if pair[0] == card]
-    if natural:
-        return natural[0]
-    if len(found) > 1:
-        options = " or ".join(stands.code for stands, _ in found)
-        raise WildAmbiguous(
-            f"{card} laid off on meld {meld.id} could stand for {options}: say which with `as`."
-        )
-    return found[0]
-
-
-def _lead(meld: TableMeld, card: Card) -> str:
-    return f"{card} cannot be laid off on meld {meld.id} ({_reading_codes_of(meld)})"
-
-
-def _why_not(meld: TableMeld, stands: Card, rules: RuleSet) -> str:
-    assert meld.as_ is not None
-    if stands.is_joker:
-        return "a card stands for a natural card, never for JK."
-    if stands in meld.as_:
-        return f"the meld already holds {stands} (a place a wild holds is filled only by a swap)."
-    represented = TableMeld(meld.id, meld.kind, list(meld.as_), meld.owner)
-    try:
-        melds.lay_off_end(represented, stands, rules.aces)
-    except InvalidLayOff as invalid:
-        return invalid.message.split(": ", 1)[-1]
-    return "it does not fit there."  # pragma: no cover - only called for a misfit
-
-
-# --- swaps -------------------------------------------------------------------
-
-
-def swap_place(meld: TableMeld, card: Card, rules: RuleSet) -> int | None:
-    """Where in `meld` a wild stands for exactly `card` (a wild-rank card standing for
-    itself never moves), or None."""
-    if meld.as_ is None:
-        return None
-    for index, (placed, stands) in enumerate(zip(meld.cards, meld.as_, strict=True)):
-        if stands == card and placed != stands and is_wild(placed, rules):
-            return index
-    return None
-
-
-def swaps_for(meld: TableMeld, held: Iterable[Card], rules: RuleSet) -> list[tuple[Card, Card]]:
-    """(card put in, wild taken) for each card of `held` a wild of `meld` stands for."""
-    codes = {card.code for card in held}
-    if meld.as_ is None:
-        return []
-    return [
-        (stands, placed)
-        for placed, stands in zip(meld.cards, meld.as_, strict=True)
-        if placed != stands and stands.code in codes and is_wild(placed, rules)
-    ]
-
-
-def unused_swapped_wild(events: Sequence[Event], seat: int) -> SwappedWildUnused | None:
-    """Under `swapped_wild: meld_now`: each wild `seat` took by a swap must leave its
-    hand by a later meld or lay-off in the same request (copies are not told apart)."""
-    pending: Counter[Card] = Counter()
-    for event in events:
-        if isinstance(event, WildSwapped) and event.seat == seat:
-            pending[event.wild] += 1
-        elif isinstance(event, MeldLaid) and event.seat == seat:
-            for card in event.cards:
-                if pending[card] > 0:
-                    pending[card] -= 1
-        elif isinstance(event, CardLaidOff) and event.seat == seat and pending[event.card] > 0:
-            pending[event.card] -= 1
-    left = sorted(card.code for card, count in pending.items() for _ in range(count))
-    if not left:
-        return None
-    return SwappedWildUnused(
-        f"Under swapped_wild meld_now a wild taken by a swap must be melded or laid off in "
-        f"the same request: {' '.join(left)} would stay in your hand."
-    )
-
-
 # --- wording -----------------------------------------------------------------
 
 
@@ -508,14 +415,9 @@ def _codes(cards: Sequence[Card]) -> str:
     return " ".join(card.code for card in cards)
 
 
-def _reading_codes(reading: Reading) -> str:
+def reading_codes(reading: Reading) -> str:
+    """A reading as codes, each wild with what it stands for (`2H=5H`)."""
     return " ".join(
         card.code if card == stands else f"{card.code}={stands.code}"
         for card, stands in zip(reading.cards, reading.as_, strict=True)
     )
-
-
-def _reading_codes_of(meld: TableMeld) -> str:
-    if meld.as_ is None:
-        return _codes(meld.cards)
-    return _reading_codes(Reading(meld.kind, tuple(meld.cards), tuple(meld.as_)))

@@ -10,18 +10,27 @@ from uuid import UUID
 
 from eventsourcing.domain import Aggregate
 
+from service.domain import changes
 from service.domain import events as domain
 from service.domain.actions import Action
 from service.domain.cards import Card, card_codes
-from service.domain.decks import SeededDecks
+from service.domain.decks import ChainedDecks, DeckSource, SeededDecks
+from service.domain.errors import GameOver
 from service.domain.fairness import DealMode, check_client_seed, deal_mode
 from service.domain.flow import decide_join, settle
-from service.domain.leaving import decide_leave, decide_timeout, turn_key
+from service.domain.hand_chain import (
+    SeedScheme,
+    chain_commitment,
+    chain_head,
+    chain_length,
+    hand_seeds,
+    rules_digest,
+)
+from service.domain.leaving import decide_bank_use, decide_leave, decide_timeout, turn_key
 from service.domain.play import play
 from service.domain.rules import RuleSet
-from service.domain.shuffle import commitment
-from service.domain.state import Table
-from service.game.events import GameCreated, GameEvent, stored_fields
+from service.domain.state import AbortedBy, Table
+from service.game.event_records import GameCreated, GameEvent, stored_fields
 
 SERVER_BOT = "basic"
 """The server's bot: it plays a seat whose player left (rule `abandon: bot`) and
@@ -77,13 +86,23 @@ class Game(Aggregate):
     seats: list[dict[str, Any] | None]
     seed: str
     seed_commitment: str
-    deal: DealMode
+    deal_mode: DealMode
+    seed_scheme: SeedScheme
+    rules_digest: str
+    hand_seeds: tuple[str, ...]
+    """A `hand_chain` game's seeds of hands 1, 2, … (secret until each hand ends);
+    empty in a `game` game. Derived from `seed` when the creation is applied."""
     explicit_decks: tuple[tuple[Card, ...], ...]
+    hands_dealt: int
+    """The number of the latest hand dealt (0 before the first deal)."""
     turn_started: datetime | None
     """When the seat to act began to wait: the stored time of the event that made
     it so (service/game/clock.py); None while nobody is to act."""
     turn_of: tuple[int, int, bool] | None
     """The turn `turn_started` belongs to (`leaving.turn_key`)."""
+    turn_banks: tuple[int, ...]
+    """Each seat's time bank left when that turn began (the rule `time_bank_seconds`):
+    its deadline is the turn's clock and then this bank (service/game/clock.py)."""
     requests: dict[str, tuple[str, int]]
     """Idempotent requests applied: their slot (`"seat/key"`, `"-/key hash"` for
     creating and joining) → (body digest, version after it)."""
@@ -120,16 +139,21 @@ class Game(Aggregate):
             if seat is not None:
                 check_client_seed(len(decks), seat.client_seed)
         plain = None if request is None else request.as_plain()
+        stored_rules = rules.to_dict()
+        digest = rules_digest(stored_rules)
+        head = chain_head(hand_seeds(seed, chain_length(rules.max_hands)))
         game = cls._create(
             GameCreated,
             id=game_id,
-            rules=rules.to_dict(),
+            rules=stored_rules,
             seats=[None if seat is None else seat.as_plain() for seat in seats],
             seed=seed,
-            seed_commitment=commitment(seed),
+            seed_commitment=chain_commitment(head, digest),
             decks=[card_codes(list(deck)) for deck in decks],
             dealer=dealer,
             deal=deal_mode(seed_chosen=seed_chosen, decks=len(decks)).value,
+            seed_scheme=SeedScheme.HAND_CHAIN.value,
+            rules_digest=digest,
             command_id=command_id,
             request=plain,
             unlisted=unlisted,
@@ -151,13 +175,34 @@ class Game(Aggregate):
         return copied
 
     @property
-    def decks(self) -> SeededDecks:
+    def decks(self) -> DeckSource:
+        client_seeds = self.client_seeds
+        if self.seed_scheme is SeedScheme.HAND_CHAIN:
+            return ChainedDecks(
+                hand_seeds=self.hand_seeds,
+                client_seeds=client_seeds,
+                explicit=self.explicit_decks,
+                pack=self.table.rules.pack,
+            )
         return SeededDecks(
             seed=self.seed,
-            client_seeds=tuple("" if seat is None else seat["client_seed"] for seat in self.seats),
+            client_seeds=client_seeds,
             explicit=self.explicit_decks,
             pack=self.table.rules.pack,
         )
+
+    @property
+    def client_seeds(self) -> tuple[str, ...]:
+        """Each seat's client seed, in seat order (`""` for none or an open seat)."""
+        return tuple("" if seat is None else seat["client_seed"] for seat in self.seats)
+
+    def revealed_hand_seeds(self) -> list[str]:
+        """The seeds of the hands that have ended (`hand_chain`; empty for `game`), and,
+        once the game is over, of the hand it was aborted in, if any: every hand dealt."""
+        if self.seed_scheme is not SeedScheme.HAND_CHAIN:
+            return []
+        shown = self.hands_dealt if self.table.over else self.table.hands_played
+        return list(self.hand_seeds[:shown])
 
     def join(self, entry: SeatEntry, request: IdempotentRequest | None = None) -> int:
         """Seat a player in the first open seat; deal once the table is full."""
@@ -190,6 +235,21 @@ class Game(Aggregate):
             self._record(event, None)
         self._settle()
 
+    def abort(self, by: AbortedBy, reason: str) -> None:
+        """End the game void, by the admin or for idleness (docs/rules.md "Aborted
+        games"); a game already over refuses (409 `game_over`)."""
+        if self.table.over:
+            raise GameOver(f"This game is already {self.table.status.value}: it cannot be aborted.")
+        self._record(domain.GameAborted(by=by, reason=reason), None)
+
+    def spend_bank(self, seat: int, seconds: int, request: IdempotentRequest | None = None) -> None:
+        """`seat` spends `seconds` of its time bank, as the application's clock
+        found them used (service/game/clock.py's `bank_to_spend`), before its move
+        or its timeout."""
+        plain = None if request is None else request.as_plain()
+        for event in decide_bank_use(self.table, seat, seconds):
+            self._record(event, plain)
+
     def applied_request(self, request: IdempotentRequest) -> tuple[str, int] | None:
         """(digest, version after it) if this idempotent request was applied before."""
         return self.requests.get(request.slot)
@@ -200,8 +260,10 @@ class Game(Aggregate):
     def apply_stored(self, stored: GameEvent) -> None:
         """Change this game by a stored event (when recorded, and on every replay)."""
         event = stored.to_domain()
-        domain.apply(self.table, event)
-        if isinstance(event, domain.PlayerJoined):
+        changes.apply(self.table, event)
+        if isinstance(event, domain.HandDealt):
+            self.hands_dealt = event.hand_number
+        elif isinstance(event, domain.PlayerJoined):
             self.seats[event.seat] = {name: getattr(stored, name) for name in stored.details}
         elif isinstance(event, domain.PlayerLeft) and event.replaced:
             entry = self.seats[event.player]
@@ -212,6 +274,7 @@ class Game(Aggregate):
         if turn != self.turn_of:
             self.turn_of = turn
             self.turn_started = None if turn is None else stored.timestamp
+            self.turn_banks = tuple(self.table.bank_left)
         if stored.request is not None:
             self.remember_request(stored.request, stored.originator_version)
 
@@ -222,4 +285,11 @@ class Game(Aggregate):
     def _record(self, event: domain.Event, request: dict[str, Any] | None, **details: Any) -> None:
         """Store `event` (the library applies it at once: `apply_stored`)."""
         event_class, fields = stored_fields(event, request, self.command_id)
+        if self.seed_scheme is SeedScheme.HAND_CHAIN:
+            # The client seeds are public from the deal on, and the hand's seed is
+            # revealed with its result (docs/fairness.md "A seed per hand").
+            if isinstance(event, domain.HandDealt):
+                details = {**details, "client_seeds": list(self.client_seeds)}
+            elif isinstance(event, domain.HandEnded):
+                details = {**details, "hand_seed": self.hand_seeds[event.hand_number - 1]}
         self.trigger_event(event_class, **fields, **details)

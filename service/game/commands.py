@@ -1,5 +1,6 @@
 """What the application's commands are asked: plain frozen values, checked by the
-commands themselves (`service.game.application`)."""
+commands themselves (`service.game.application`), and who may choose a new game's
+deal (`check_deal_choice`)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from dataclasses import dataclass, field
 
 from service.domain.cards import Card
 from service.domain.rules import RuleSet
+from service.game.errors import ExplicitDealForbidden
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,3 +41,23 @@ class Idempotency:
 
     key: str
     digest: str
+
+
+def check_deal_choice(new: NewGame) -> None:
+    """Who may choose the deal (docs/fairness.md): the admin, or a creator who
+    fills every seat, so no stranger joins a game whose cards someone knows."""
+    chosen = " and ".join(
+        f"`{name}`"
+        for name, given in (("seed", new.seed is not None), ("decks", new.decks))
+        if given
+    )
+    open_seats = [str(seat) for seat, wanted in enumerate(new.seats) if wanted is None]
+    if chosen and open_seats and not new.by_admin:
+        plural = len(open_seats) > 1
+        seats = f"Seat{'s' * plural} {', '.join(open_seats)} {'are' if plural else 'is'}"
+        raise ExplicitDealForbidden(
+            f"{seats} open for anyone to join, so only the admin token may choose this "
+            f"game's deal ({chosen}): a stranger would play cards its creator can know. Name "
+            f"a player or bot for every seat, send the admin token, or leave out {chosen} "
+            f"so the server commits to a seed of its own."
+        )

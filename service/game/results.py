@@ -9,9 +9,10 @@ from typing import TYPE_CHECKING
 from uuid import UUID
 
 from service.domain.fairness import DealMode
+from service.domain.hand_chain import SeedScheme
 from service.domain.state import Table
 from service.game.clock import turn_deadline
-from service.game.events import GameEvent
+from service.game.event_records import GameEvent
 from service.game.tokens import hash_matches, hash_token
 
 if TYPE_CHECKING:
@@ -27,7 +28,7 @@ class CreateResult:
     """The bearer token of each seat filled at creation."""
     version: int
     seed_commitment: str
-    deal: DealMode
+    deal_mode: DealMode
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,13 +68,18 @@ class GameState:
     seed_commitment: str
     seed: str
     """Secret until the game is finished: only the audit export may show it."""
-    deal: DealMode
+    deal_mode: DealMode
     explicit_decks: int
     """How many deck orders the creator gave explicitly."""
     token_hashes: tuple[str | None, ...] = field(repr=False)
     """Only for `seat_of`: never shown to anyone, and kept out of logs and reprs."""
     turn_deadline: datetime | None = None
     """When the seat to act is timed out (service/game/clock.py), or None."""
+    seed_scheme: SeedScheme = SeedScheme.GAME
+    rules_digest: str = ""
+    hand_seeds: tuple[str, ...] = ()
+    """`hand_chain`: the seeds revealed so far (every ended hand's; once the game is
+    over, every dealt hand's). Empty for `game` games."""
 
     @classmethod
     def of(cls, game: Game) -> GameState:
@@ -91,12 +97,15 @@ class GameState:
             ),
             seed_commitment=game.seed_commitment,
             seed=game.seed,
-            deal=game.deal,
+            deal_mode=game.deal_mode,
             explicit_decks=len(game.explicit_decks),
             token_hashes=tuple(
                 None if entry is None else entry["token_hash"] for entry in game.seats
             ),
             turn_deadline=None if deadline is None else deadline.at,
+            seed_scheme=game.seed_scheme,
+            rules_digest=game.rules_digest,
+            hand_seeds=tuple(game.revealed_hand_seeds()),
         )
 
     def seat_of(self, token: str) -> int | None:
@@ -108,6 +117,31 @@ class GameState:
             if token_hash is not None and hash_matches(hashed, token_hash):
                 found = seat
         return found
+
+
+class KeptStates:
+    """`GameState.of(game)`, made once per cached game: every GET of a game that has
+    not moved asked for the same one (3% of a view GET's CPU under cProfile), and
+    a seat's request made it for its answer. A state is kept only with the very
+    table it was made of, at its version: a cached game never changes
+    (service/game/unit.py), a command's copy changes only its version's
+    successors, and a newer or rebuilt game has a table of its own."""
+
+    MOST = 4096
+    """The most games whose `GameState` is kept."""
+
+    def __init__(self) -> None:
+        self._states: dict[UUID, GameState] = {}
+
+    def of(self, game: Game) -> GameState:
+        """The state of `game`, the kept one if it was made of this very table."""
+        known = self._states.get(game.id)
+        if known is not None and known.table is game.table and known.version == game.version:
+            return known
+        if len(self._states) >= self.MOST:
+            self._states.clear()  # at most one state each to make again
+        made = self._states[game.id] = GameState.of(game)
+        return made
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +157,6 @@ class FeedEntry:
     """One event of the global feed: its position in commit order and its game."""
 
     position: int
-    """Positions only grow, with gaps (on PostgreSQL large ones: `service.game.feed_order`)."""
+    """Positions only grow, with gaps (on PostgreSQL large ones: `service.store.feed_order`)."""
     game_id: UUID
     event: GameEvent

@@ -3,7 +3,9 @@
 Every stored event names the class it was made from by its topic,
 `module:Class` (`service.game.events:CardDrawn`), and each game's creation
 event also names the aggregate class (`service.game.aggregate:Game`). Those
-names are in the store for ever. When one of these classes is moved or
+names are in the store for ever. (The stored events' module was renamed
+`service.game.event_records`; its classes keep their topics themselves:
+`event_records.TOPIC_MODULE`.) When one of these classes is moved or
 renamed, add a line to `MOVED`, old topic → the class as it is now, e.g.
 after moving `CardDrawn` to a module `service.game.moves`::
 
@@ -21,7 +23,8 @@ from __future__ import annotations
 from eventsourcing.utils import register_topic
 
 MOVED: dict[str, type] = {}
-"""Old topic → the class it now names. Nothing has moved yet."""
+"""Old topic → the class it now names. None yet: the stored events keep their
+topics themselves (`TOPIC`)."""
 
 
 def register_moved_topics() -> None:

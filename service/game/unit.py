@@ -9,7 +9,7 @@ The games cache (the library's, up to `AGGREGATE_CACHE_MAXSIZE` games) is
 copy-on-write: a cached game is never changed, so readers share it without a
 copy. A query first reads any events stored since (by this process or
 another), and caches the newer game it makes; on SQLite it first asks,
-cheaply, whether there are any (service/game/freshness.py). A command does
+cheaply, whether there are any (service/store/freshness.py). A command does
 not read: it acts on a copy of the cached game and lets the save tell
 whether that was the latest (versions are unique in the store). Whatever a command decided on a
 copy that may be stale, a refusal or a lost race, is decided again on the
@@ -32,16 +32,17 @@ from functools import partial
 from typing import Any, ClassVar, Protocol, TypeVar, cast
 from uuid import UUID
 
-from eventsourcing.application import AggregateNotFoundError, Application, ProcessingEvent
-from eventsourcing.domain import DomainEventProtocol, MutableOrImmutableAggregate
+from eventsourcing.application import AggregateNotFoundError, ProcessingEvent
 from eventsourcing.persistence import IntegrityError, Recording
 
 from service.game.aggregate import Game
 from service.game.errors import GameNotFound, WriteConflict
-from service.game.events import GameCreated, GameEvent
-from service.game.freshness import freshness_for
+from service.game.event_records import GameCreated, GameEvent
+from service.game.fast_project import project_game
+from service.game.fast_save import SavesGamesDirectly
 from service.game.tokens import new_command_id
 from service.game.topics import register_moved_topics
+from service.store.freshness import freshness_for
 
 # Before any game is read: stored games name their classes by topic.
 register_moved_topics()
@@ -61,10 +62,10 @@ class SaveObserver(Protocol):
     def write_conflict(self) -> None: ...
 
 
-class UnitOfWork(Application[UUID]):
+class UnitOfWork(SavesGamesDirectly):
     """The library's application, with this service's way of reading and changing
     games: `_current` and `_load` read one, `_command` changes one, `_saved` saves
-    a new one, `_writing` remembers whether the store takes writes. The use cases
+    a new one, `writing` remembers whether the store takes writes. The use cases
     (`service.game.application`) are written on these alone."""
 
     env: ClassVar[dict[str, str]] = {"AGGREGATE_CACHE_MAXSIZE": "1000"}
@@ -81,12 +82,13 @@ class UnitOfWork(Application[UUID]):
         self.observers: tuple[SaveObserver, ...] = tuple(observers)
         """Metrics and live streams, told of every save of this process."""
         self.write_failure: Exception | None = None
-        """Why the last write failed, until one succeeds (`check_writes`)."""
+        """Why the last write failed, until one succeeds (`writing`; /ready's
+        `StoreHealth.check_writes` probes it)."""
         self._caching = threading.Lock()
         self._freshness = freshness_for(
             self.env, getattr(self.recorder, "select_events_statement", None)
         )
-        """The store's cheap "changed since?" where it has one (service/game/freshness.py)."""
+        """The store's cheap "changed since?" where it has one (service/store/freshness.py)."""
 
     def close(self) -> None:
         if self._freshness is not None:
@@ -136,7 +138,7 @@ class UnitOfWork(Application[UUID]):
             newer = cast(list[GameEvent], list(self.events.get(game_id, gt=cached.version)))
             if not newer:
                 return cached
-            game = cast(Game, _project_game(deepcopy(cached), newer))
+            game = cast(Game, project_game(deepcopy(cached), newer))
         self._cache(game)
         return game
 
@@ -164,10 +166,10 @@ class UnitOfWork(Application[UUID]):
         if version is None:
             # Not through the repository: it would answer from the cache.
             events = cast(Iterable[GameEvent], self.events.get(game_id))
-            game = _project_game(None, events)
+            game = project_game(None, events)
         else:
             try:
-                game = self.repository.get(game_id, version=version, projector_func=_project_game)
+                game = self.repository.get(game_id, version=version, projector_func=project_game)
             except AggregateNotFoundError:
                 raise GameNotFound(f"There is no game {game_id}.") from None
         if game is None:
@@ -193,27 +195,6 @@ class UnitOfWork(Application[UUID]):
             return False
         return True
 
-    def save(
-        self,
-        *objs: MutableOrImmutableAggregate[UUID] | DomainEventProtocol[UUID] | None,
-        **kwargs: Any,
-    ) -> list[Recording[UUID]]:
-        """The library's `save`; for one `Game` (every command's save) without asking
-        the runtime-checkable Protocols its `collect_events` asks of every object (is
-        it an event? can it collect events?): two `isinstance` calls that cost several
-        percent of an action POST's CPU (docs/performance.md)."""
-        if len(objs) != 1 or kwargs or not isinstance(objs[0], Game):
-            return super().save(*objs, **kwargs)
-        game = objs[0]
-        processing_event: ProcessingEvent[UUID] = ProcessingEvent()
-        processing_event.events.extend(game.collect_events())
-        processing_event.aggregates[game.id] = game
-        recordings = self._record(processing_event)
-        self._take_snapshots(processing_event)
-        self._notify(recordings)
-        self.notify(processing_event.events)
-        return recordings
-
     def _stored_already(self, pending: Sequence[GameEvent | GameCreated]) -> bool:
         """True if the store holds the first of `pending` as this command wrote it."""
         first = pending[0]
@@ -223,7 +204,7 @@ class UnitOfWork(Application[UUID]):
             cast(GameEvent | GameCreated, event).command_id == first.command_id for event in stored
         )
 
-    def _writing(self, write: Callable[[], T]) -> T:
+    def writing(self, write: Callable[[], T]) -> T:
         """Run `write`, remembering whether the store took it."""
         try:
             done = write()
@@ -237,17 +218,9 @@ class UnitOfWork(Application[UUID]):
 
     def _record(self, processing_event: ProcessingEvent[UUID]) -> list[Recording[UUID]]:
         # The library's hook that writes every save.
-        return self._writing(partial(super()._record, processing_event))
+        return self.writing(partial(super()._record, processing_event))
 
     def _notify(self, recordings: list[Recording[UUID]]) -> None:
         # The library's hook after every save.
         for observer in self.observers:
             observer.saved([recording.domain_event for recording in recordings])
-
-
-def _project_game(game: Game | None, events: Iterable[GameEvent]) -> Game | None:
-    # The library's projector asserts a runtime-checkable Protocol on every
-    # event, which costs more than applying the event: our events are ours.
-    for event in events:
-        game = event.mutate(game)
-    return game

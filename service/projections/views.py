@@ -20,20 +20,27 @@ import msgspec
 from service.domain import legal as domain_legal
 from service.domain import turns
 from service.domain.cards import card_codes, sorted_cards
+from service.domain.engine import WildNow
 from service.domain.fairness import DealMode
-from service.domain.groups import Group, GroupKind
+from service.domain.hand_chain import SeedScheme
 from service.domain.melds import MeldKind
-from service.domain.rules import RuleSet, Variant
+from service.domain.rule_values import Variant
+from service.domain.rules import RuleSet
+from service.domain.rummy500 import credit
 from service.domain.state import (
     DealStatus,
-    HandEnding,
-    HandResult,
-    HandState,
     Phase,
-    Show,
     Source,
     Status,
     Table,
+)
+from service.projections.hand_results import (
+    GinResultSeat,
+    LastHand,
+    ShowView,
+    gin_result,
+    last_hand,
+    show_view,
 )
 
 
@@ -64,7 +71,16 @@ class GameSnapshot(Protocol):
     def seed_commitment(self) -> str: ...
 
     @property
-    def deal(self) -> DealMode: ...
+    def deal_mode(self) -> DealMode: ...
+
+    @property
+    def seed_scheme(self) -> SeedScheme: ...
+
+    @property
+    def rules_digest(self) -> str: ...
+
+    @property
+    def hand_seeds(self) -> tuple[str, ...]: ...
 
     @property
     def turn_deadline(self) -> datetime | None: ...
@@ -103,21 +119,16 @@ class PlayerSummary(msgspec.Struct, kw_only=True, omit_defaults=True):
     """It left and forfeited: it takes no more turns and cannot win."""
     timeouts: int = 0
     """Its consecutive turn timeouts (absent: none)."""
-
-
-class GroupView(msgspec.Struct, kw_only=True):
-    cards: list[str]
-    kind: GroupKind
-
-
-class ShowView(msgspec.Struct, kw_only=True, omit_defaults=True):
-    """Indian: a declaration (with its finish `card` and `valid`) or a submission."""
-
-    seat: int
-    groups: list[GroupView]
-    points: int
-    card: str | None = None
-    valid: bool | None = None
+    time_bank_left: int | None = None
+    """Games with a time bank (`time_bank_seconds`): the whole seconds of it the seat
+    has left, as recorded (what it spent in requests and timeouts taken off; the
+    seat to act may be spending it now: it runs out at `turn_deadline`). Absent in
+    games without one."""
+    hands_won: int | None = None
+    """Gin: the hands the seat has won so far."""
+    melded_points: int | None = None
+    """500 Rum: the values of the cards the seat has put down this hand (absent
+    between hands and in the other variants)."""
 
 
 class LaidOffCard(msgspec.Struct, kw_only=True):
@@ -183,40 +194,16 @@ class LegalMoves(msgspec.Struct, kw_only=True, omit_defaults=True):
     """Indian: what a drop would cost now (absent when a drop is not allowed)."""
     can_submit: bool | None = None
     """Indian, in the show: you still have to submit your groups."""
-
-
-class HandResultSeat(msgspec.Struct, kw_only=True, omit_defaults=True):
-    seat: int
-    cards: list[str]
-    value: int
-    points: int
-    total: int
-    count: int | None = None
-    """Knock Rummy: what the cards outside `melds` count."""
-    unmatched: list[str] | None = None
-    """Knock Rummy: the cards outside `melds`, sorted."""
-    melds: list[list[str]] | None = None
-    """Knock Rummy: the melds of a best arrangement of the hand."""
-    groups: list[GroupView] | None = None
-    """Indian: the groups the seat showed (absent if it showed none)."""
-    status: DealStatus | None = None
-    """Indian: the seat's status when the deal ended."""
-
-
-class LastHand(msgspec.Struct, kw_only=True, omit_defaults=True):
-    hand_number: int
-    how: HandEnding
-    out_seat: int | None
-    rummy: bool
-    players: list[HandResultSeat]
-    knocker: int | None = None
-    """Knock Rummy: who knocked."""
-    knock_card: str | None = None
-    """Knock Rummy: the card the knocker discarded face down."""
-    pot: int | None = None
-    """Knock Rummy: what the winners shared."""
-    eliminated: list[int] | None = None
-    """Indian pools: the seats this deal eliminated."""
+    pile_counts: list[int] | None = None
+    """500 Rum: every `count` of cards you may take from the discard pile now (a
+    count above 1 calls the deepest card, which must be used this turn)."""
+    can_pass: bool | None = None
+    """Gin: you are offered the upcard and may pass."""
+    big_gin: bool | None = None
+    """Gin: you may knock without a card (big gin: all eleven cards in melds)."""
+    deadwood: int | None = None
+    """Gin: the least deadwood of all the cards you hold now, arranged as the server
+    would (absent between hands)."""
 
 
 class HiddenCards(msgspec.Struct, kw_only=True, omit_defaults=True):
@@ -268,15 +255,38 @@ class GameView(msgspec.Struct, kw_only=True, omit_defaults=True):
     """How the deals are decided (docs/fairness.md): `commit_reveal`, from the seed
     committed to above and every player's client seed; or `explicit`, from a seed or
     deck orders the creator chose, which the creator knows."""
+    seed_scheme: SeedScheme
+    """`hand_chain` (a seed per hand, each revealed when its hand ends) or `game` (one
+    seed, revealed at the game's end): docs/fairness.md."""
+    rules_digest: str
+    """SHA-256 (hex) of the rules as stored in `game_created` (sorted keys, no spaces,
+    UTF-8): `hand_chain`'s commitment binds it."""
+    hand_seeds: list[str] | None = None
+    """`hand_chain`: the seeds of hands 1, 2, … revealed so far (each once its hand
+    has ended; every dealt hand's once the game is over). Absent for `game`."""
     turn_deadline: datetime | None = None
     """Games with a turn clock (`turn_seconds`): when the seat to act (in Indian's
-    show: every seat still to show) is timed out, in UTC. Absent otherwise."""
+    show: the first of the seats still to show) is timed out, in UTC: the turn's
+    clock, then (`time_bank_seconds`) the seat's time bank as it stood when the turn
+    began. Absent otherwise."""
     wild: WildView | None = None
     """Games with wild cards only."""
     out_of_play_count: int | None = None
     """Variants only: cards out of play this hand (a knock card)."""
     shows: list[ShowView] | None = None
     """Indian: the deal's declaration and submissions, in the order made."""
+    knock_limit: int | None = None
+    """Gin: this hand's knock limit (Oklahoma: the upcard's value; 0: gin only)."""
+    doubled: bool | None = None
+    """Gin, Oklahoma: a spade upcard doubles this hand's points."""
+    result: list[GinResultSeat] | None = None
+    """Gin, once finished: each seat's hands won, bonuses and final total (`score`)."""
+    discard_pile: list[str] | None = None
+    """500 Rum: the whole spread discard pile, oldest first (public). Absent in the
+    other variants, which show `discard_top` only."""
+    called_card: str | None = None
+    """500 Rum, the seat to play's own view only: the called card it took from the pile
+    and must still meld or lay off this turn."""
     my_seat: int | None = None
     my_hand: list[str] | None = None
     legal: LegalMoves | None = None
@@ -287,6 +297,7 @@ def game_view(game: GameSnapshot, viewer: Viewer) -> GameView:
     """The view of `game` for `viewer`."""
     table = game.table
     hand = table.hand
+    engine = table.engine
     view = GameView(
         game_id=str(game.game_id),
         version=game.version,
@@ -304,20 +315,36 @@ def game_view(game: GameSnapshot, viewer: Viewer) -> GameView:
         discard_top=None if hand is None or not hand.discard else hand.discard[-1].code,
         discard_count=0 if hand is None else len(hand.discard),
         melds=[] if hand is None else [_meld(meld) for meld in hand.melds],
-        wild=_wild(table.rules, hand),
-        out_of_play_count=None
-        if table.rules.variant is Variant.CLASSIC
-        else (0 if hand is None else len(hand.out_of_play)),
+        wild=_wild(engine.wild_now(table)),
+        out_of_play_count=(0 if hand is None else len(hand.out_of_play))
+        if table.features.shows_out_of_play
+        else None,
         last_hand=None if table.last_hand is None else last_hand(table.last_hand),
         winner=table.winner,
         seed_commitment=game.seed_commitment,
-        deal=game.deal,
+        deal=game.deal_mode,
+        seed_scheme=game.seed_scheme,
+        rules_digest=game.rules_digest,
+        hand_seeds=list(game.hand_seeds) if game.seed_scheme is SeedScheme.HAND_CHAIN else None,
         turn_deadline=game.turn_deadline,
     )
-    if table.rules.variant is Variant.INDIAN:
-        view.shows = [] if hand is None else [show_view(show) for show in hand.shows]
+    shows = engine.shows(table)
+    if shows is not None:
+        view.shows = [show_view(show) for show in shows]
+    terms = engine.knock_terms(table)
+    if terms is not None:
+        view.knock_limit = terms.knock_limit
+        view.doubled = terms.doubled
+        for summary, won in zip(view.players, terms.hands_won, strict=True):
+            summary.hands_won = won
+        if table.final is not None:
+            view.result = gin_result(table.final)
+    if table.rules.spread_pile and hand is not None:
+        view.discard_pile = card_codes(hand.discard)
     if viewer.seat is not None:
         seat = viewer.seat
+        called = credit.called_card(table, seat)
+        view.called_card = None if called is None else called.code
         view.my_seat = seat
         view.my_hand = [] if hand is None else card_codes(sorted_cards(hand.hands[seat]))
         view.legal = _legal(table, seat)
@@ -326,60 +353,9 @@ def game_view(game: GameSnapshot, viewer: Viewer) -> GameView:
             hands=[card_codes(sorted_cards(held)) for held in hand.hands],
             stock=card_codes(hand.stock[::-1]),
             discard_pile=card_codes(hand.discard),
-            out_of_play=None
-            if table.rules.variant is Variant.CLASSIC
-            else card_codes(hand.out_of_play),
+            out_of_play=card_codes(hand.out_of_play) if table.features.shows_out_of_play else None,
         )
     return view
-
-
-def last_hand(result: HandResult) -> LastHand:
-    """A finished hand's result. Every hand is shown: at the end of a hand the
-    cards are laid face up to be counted."""
-    shown = {show.seat: group_views(show.groups) for show in result.shows or ()}
-    return LastHand(
-        hand_number=result.hand_number,
-        how=result.how,
-        out_seat=result.out_seat,
-        rummy=result.rummy,
-        players=[
-            HandResultSeat(
-                seat=seat,
-                cards=card_codes(sorted_cards(cards)),
-                value=result.values[seat],
-                points=result.points[seat],
-                total=result.totals[seat],
-                count=None if result.counts is None else result.counts[seat],
-                unmatched=None
-                if result.unmatched is None
-                else card_codes(sorted_cards(result.unmatched[seat])),
-                melds=None
-                if result.arranged is None
-                else [card_codes(meld) for meld in result.arranged[seat]],
-                groups=shown.get(seat),
-                status=None if result.statuses is None else result.statuses[seat],
-            )
-            for seat, cards in enumerate(result.remaining)
-        ],
-        knocker=result.knocker,
-        knock_card=None if result.knock_card is None else result.knock_card.code,
-        pot=result.pot,
-        eliminated=None if result.eliminated is None else list(result.eliminated),
-    )
-
-
-def show_view(show: Show) -> ShowView:
-    return ShowView(
-        seat=show.seat,
-        groups=group_views(show.groups),
-        points=show.points,
-        card=None if show.card is None else show.card.code,
-        valid=show.valid,
-    )
-
-
-def group_views(groups: Sequence[Group]) -> list[GroupView]:
-    return [GroupView(cards=card_codes(group.cards), kind=group.kind) for group in groups]
 
 
 @lru_cache(maxsize=64)
@@ -389,19 +365,17 @@ def _rules(rules: RuleSet) -> dict[str, Any]:
     return rules.shown()
 
 
-def _wild(rules: RuleSet, hand: HandState | None) -> WildView | None:
-    if rules.variant is Variant.INDIAN:
-        # The wild rank is cut afresh each deal.
-        return WildView(
-            jokers=rules.jokers,
-            rank=None if hand is None or hand.wild is None else hand.wild.code,
-            indicator=None if hand is None or hand.indicator is None else hand.indicator.code,
-        )
-    return WildView(jokers=rules.jokers, rank=rules.wild_rank) if rules.has_wilds else None
+def _wild(wild: WildNow | None) -> WildView | None:
+    if wild is None:
+        return None
+    indicator = None if wild.indicator is None else wild.indicator.code
+    return WildView(jokers=wild.jokers, rank=wild.rank, indicator=indicator)
 
 
 def _players(game: GameSnapshot) -> list[PlayerSummary]:
     hand = game.table.hand
+    engine = game.table.engine
+    melded = credit.melded_now(game.table)
     summaries = []
     for seat, info in enumerate(game.seats):
         summaries.append(
@@ -411,28 +385,18 @@ def _players(game: GameSnapshot) -> list[PlayerSummary]:
                 score=game.table.totals[seat],
                 hand_count=0 if hand is None else len(hand.hands[seat]),
                 bot=None if info is None else info.bot,
-                status=_status(game.table, seat),
+                status=engine.seat_status(game.table, seat),
                 left=game.table.left[seat],
                 replaced=game.table.left[seat] and not game.table.forfeited[seat],
                 forfeited=game.table.forfeited[seat],
                 timeouts=game.table.timeouts[seat],
+                time_bank_left=game.table.bank_left[seat]
+                if game.table.rules.time_bank_seconds
+                else None,
+                melded_points=None if melded is None else melded[seat],
             )
         )
     return summaries
-
-
-def _status(table: Table, seat: int) -> DealStatus | None:
-    if table.rules.variant is not Variant.INDIAN:
-        return None
-    hand = table.hand
-    if hand is not None and hand.statuses is not None:
-        return hand.statuses[seat]
-    last = table.last_hand
-    if table.eliminated[seat]:
-        return DealStatus.ELIMINATED
-    if last is not None and last.statuses is not None:
-        return last.statuses[seat]
-    return DealStatus.IN if table.seated[seat] else None
 
 
 def _meld(meld: Any) -> MeldView:
@@ -459,7 +423,8 @@ def _legal(table: Table, seat: int) -> LegalMoves:
         ],
         discard=card_codes(moves.discard),
     )
-    if rules.has_wilds and rules.variant is not Variant.INDIAN:
+    keys = table.engine.legal_keys(rules)
+    if "meld_readings" in keys:
         legal.meld_readings = [
             MeldReading(cards=card_codes(cards), as_=card_codes(as_))
             for cards, as_ in moves.meld_readings
@@ -473,13 +438,19 @@ def _legal(table: Table, seat: int) -> LegalMoves:
             SwapOption(meld_id=meld_id, card=card.code, wild=wild.code)
             for meld_id, card, wild in moves.swaps
         ]
-    if rules.variant is Variant.KNOCK:
+    if "knock" in keys:
         legal.knock = card_codes(moves.knock)
-    if moves.can_go_out is not None or rules.variant is Variant.BOATHOUSE:
+    if moves.can_go_out is not None or "can_go_out" in keys:
         legal.can_go_out = bool(moves.can_go_out)
-    if rules.variant is Variant.INDIAN:
+    if "can_declare" in keys:
         legal.can_declare = moves.can_declare
         legal.can_drop = moves.can_drop
         legal.drop_points = moves.drop_points
         legal.can_submit = moves.can_submit
+    if "can_pass" in keys:
+        legal.can_pass = moves.can_pass
+        legal.big_gin = moves.big_gin
+        legal.deadwood = moves.deadwood
+    if "pile_counts" in keys:
+        legal.pile_counts = list(moves.pile_counts)
     return legal

@@ -54,12 +54,12 @@ class WebhookAdmin:
         endpoints: Endpoints,
         newest: Callable[[], int],
         doorbell: Doorbell,
-        clock: Callable[[], float] = time.time,
+        now: Callable[[], float] = time.time,
     ) -> None:
         self.endpoints = endpoints
         self.newest = newest
         self.doorbell = doorbell
-        self.clock = clock
+        self.now = now
 
     def register(
         self,
@@ -78,7 +78,7 @@ class WebhookAdmin:
             events=tuple(dict.fromkeys(events)) or None,
             description=description,
             max_failures=max_failures,
-            created_at=self.clock(),
+            created_at=self.now(),
             position=self.newest() if after is None else after,
         )
         self.endpoints.add(endpoint)
@@ -118,7 +118,7 @@ class WebhookAdmin:
             changes.update(disabled_at=None, failures=0, next_attempt_at=0.0)
         elif enabled is False:
             current = self.get(endpoint_id)
-            changes["disabled_at"] = current.disabled_at or self.clock()
+            changes["disabled_at"] = current.disabled_at or self.now()
         changed = self.endpoints.change(endpoint_id, changes)
         if changed is None:
             raise WebhookNotFound(f"There is no webhook {endpoint_id}.")

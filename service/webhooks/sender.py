@@ -1,11 +1,13 @@
 """The sender: the feed's events, signed, to each endpoint in feed order.
 
-Each process runs `Policy.senders` threads (never the event loop: a slow
-receiver holds a thread, not a request). A thread claims one due endpoint
-(`Endpoints.claim`: a lease, so one sender at a time per endpoint across every
-replica and worker), reads a page of the feed after the endpoint's position
-(`FeedReader`: the admin's view of each event, as `GET /feed` shows it), and
-for each event the endpoint wants, POSTs it and waits for the answer:
+Each process runs one claiming thread and up to `Policy.senders` delivery
+threads (never the event loop: a slow receiver holds a thread, not a request).
+The claimer claims one due endpoint at a time (`Endpoints.claim`: a lease, so
+one sender at a time per endpoint across every replica and worker) while a
+delivery slot is free, and hands it to a thread of its own, which reads a page
+of the feed after the endpoint's position (`FeedReader`: the admin's view of
+each event, as `GET /feed` shows it) and, for each event the endpoint wants,
+POSTs it and waits for the answer:
 
 - 2xx: the position moves past the event (and past every unwanted event before
   it) and the failures are cleared, in one write that also extends the lease;
@@ -17,7 +19,12 @@ for each event the endpoint wants, POSTs it and waits for the answer:
   per endpoint, so each game's events arrive in version order.
 
 Every attempt is logged (`Endpoints.log`). A page done, the lease is released
-and the thread claims again, so endpoints take turns. Saves of this process
+and the slot is free again, so endpoints take turns. An endpoint whose receiver
+does not answer holds its own slot only: the claimer goes on handing the other
+due endpoints to the free slots (issue 26 measured a healthy endpoint's
+delivery going from 0.1 s to 3-19 s behind six silent ones when two threads
+took turns with every endpoint); up to `senders - 1` silent receivers cannot
+delay another endpoint. Saves of this process
 ring the `Doorbell`; other replicas' events are found by polling every
 `Policy.poll` seconds, sooner after a delivery (`AFTER_WORK_SECONDS`, doubled
 while nothing comes): on PostgreSQL the feed holds events back while an older
@@ -33,8 +40,10 @@ made by the `standardwebhooks` library with the endpoint's `whsec_` secret.
 from __future__ import annotations
 
 import base64
+import functools
 import logging
 import os
+import queue
 import random
 import secrets
 import socket
@@ -43,7 +52,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 from uuid import uuid4
 
 import httpx
@@ -53,6 +62,8 @@ from service.config import Settings
 from service.webhooks.endpoints import Attempt, Endpoint, Endpoints
 
 log = logging.getLogger("service.webhooks")
+
+_T = TypeVar("_T")
 
 SECRET_PREFIX = "whsec_"
 SECRET_BYTES = 32
@@ -123,7 +134,7 @@ FeedReader = Callable[[int, int], Batch]
 
 @dataclass(frozen=True, slots=True)
 class Policy:
-    """How the sender works (service/config.py names each setting)."""
+    """How the sender works (service/config/ names each setting)."""
 
     timeout: float = 10.0
     max_failures: int = 50
@@ -131,7 +142,8 @@ class Policy:
     retry_cap: float = 900.0
     lease: float = 60.0
     poll: float = 1.0
-    senders: int = 2
+    senders: int = 16
+    """Endpoints delivered at once by this process (a thread each while busy)."""
     batch: int = 100
 
     @classmethod
@@ -161,8 +173,9 @@ class Doorbell:
     Only while `armed`: the senders arm it when an enabled endpoint exists (looked
     up at every idle poll; an admin change rings it, so a new endpoint is seen at
     once). A service with no endpoint pays nothing per save: woken by every save,
-    each sender thread would ask the store for an endpoint to claim (two threads,
-    two queries a save: a third of an action's CPU on SQLite, `bench.asgi`)."""
+    the claimer would ask the store for an endpoint to claim (when two threads
+    claimed, two queries a save were a third of an action's CPU on SQLite,
+    `bench.asgi`)."""
 
     def __init__(self) -> None:
         self._event = threading.Event()
@@ -196,7 +209,7 @@ class Sender:
         *,
         transport: httpx.BaseTransport | None = None,
         observer: AttemptObserver | None = None,
-        clock: Callable[[], float] = time.time,
+        now: Callable[[], float] = time.time,
         rng: Callable[[], float] = random.random,
     ) -> None:
         self.endpoints = endpoints
@@ -206,33 +219,37 @@ class Sender:
         self.doorbell = doorbell or Doorbell()
         self.transport = transport
         self.observer = observer
-        self.clock = clock
+        self.now = now
         self.rng = rng
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{uuid4().hex[:8]}"
-        """This process's senders' name in leases (each thread adds its number)."""
+        """This process's senders' name in leases (each delivery slot adds its number)."""
         self._closed = threading.Event()
-        self._threads: list[threading.Thread] = []
+        self._claimer: threading.Thread | None = None
+        self._free: queue.SimpleQueue[int] = queue.SimpleQueue()
+        """The delivery slots not in use: a slot's number names its leases."""
+        self._delivering: set[threading.Thread] = set()
+        self._lock = threading.Lock()
+        self._failing = False
 
     def start(self) -> None:
-        """Start the threads (none with `senders` 0: this process delivers nothing)."""
-        if self._threads or self._closed.is_set():
+        """Start the claimer (none with `senders` 0: this process delivers nothing)."""
+        if self._claimer is not None or self._closed.is_set() or self.policy.senders < 1:
             return
-        for index in range(self.policy.senders):
-            thread = threading.Thread(
-                target=self._run, args=(f"{self.owner}/{index}",), name=f"rummy-webhooks-{index}"
-            )
-            thread.daemon = True
-            thread.start()
-            self._threads.append(thread)
+        for slot in range(self.policy.senders):
+            self._free.put(slot)
+        self._claimer = threading.Thread(target=self._run, name="rummy-webhooks", daemon=True)
+        self._claimer.start()
 
     def close(self) -> None:
-        """Stop: each thread ends after its request in flight, which gets
+        """Stop: each delivery ends after its request in flight, which gets
         `CLOSE_SECONDS` (one still waiting then is abandoned: its event is sent again
         after the lease)."""
         self._closed.set()
         self.doorbell.ring()
         deadline = time.monotonic() + CLOSE_SECONDS
-        for thread in self._threads:
+        with self._lock:
+            threads = [*self._delivering, *([self._claimer] if self._claimer else [])]
+        for thread in threads:
             thread.join(timeout=max(0.0, deadline - time.monotonic()))
 
     def client(self) -> httpx.Client:
@@ -243,32 +260,69 @@ class Sender:
             transport=self.transport,
         )
 
-    def _run(self, owner: str) -> None:
-        failing = False
+    def _run(self) -> None:
+        """The claimer: while a slot is free, claim a due endpoint and hand it to a
+        delivery thread of its own; wait for the doorbell or the poll when none is due."""
         pause = self.policy.poll
         with self.client() as client:
             while not self._closed.is_set():
                 try:
-                    worked = self.step(client, owner)
-                    failing = False
-                except Exception as error:
-                    # One line, no traceback, once per outage: every request logs it too.
-                    if not failing:
-                        log.warning(
-                            "webhook sender: %s: %s; trying again",
-                            type(error).__name__,
-                            str(error).strip(),
-                        )
-                    failing, worked = True, False
-                if worked:
-                    # Busy: look again soon when nothing is due (the feed may hold events
-                    # back for a write in flight, other replicas may be busy too), less
-                    # often the longer nothing comes, up to the poll.
-                    pause = AFTER_WORK_SECONDS
-                else:
+                    slot = self._free.get(timeout=self.policy.poll)
+                except queue.Empty:
+                    continue  # every slot busy: look at `_closed` again
+                owner = f"{self.owner}/{slot}"
+                endpoint = self._attempt(functools.partial(self.claim, owner))
+                if endpoint is None:
+                    self._free.put(slot)
                     self._arm()
                     self.doorbell.wait(pause)
                     pause = min(pause * 2, self.policy.poll)
+                    continue
+                # Busy: look again soon when nothing is due (the feed may hold events
+                # back for a write in flight, other replicas may be busy too), less
+                # often the longer nothing comes, up to the poll.
+                pause = AFTER_WORK_SECONDS
+                thread = threading.Thread(
+                    target=self._deliver_in_slot,
+                    args=(client, owner, endpoint, slot),
+                    name=f"rummy-webhooks-{slot}",
+                    daemon=True,
+                )
+                with self._lock:
+                    self._delivering.add(thread)
+                thread.start()
+            # The client is shared: let the deliveries in flight end first.
+            deadline = time.monotonic() + CLOSE_SECONDS
+            with self._lock:
+                delivering = list(self._delivering)
+            for thread in delivering:
+                thread.join(timeout=max(0.0, deadline - time.monotonic()))
+
+    def _deliver_in_slot(
+        self, client: httpx.Client, owner: str, endpoint: Endpoint, slot: int
+    ) -> None:
+        try:
+            self._attempt(functools.partial(self.deliver, client, owner, endpoint))
+        finally:
+            with self._lock:
+                self._delivering.discard(threading.current_thread())
+            self._free.put(slot)
+            self.doorbell.ring()  # the endpoint may have more; a slot is free
+
+    def _attempt(self, work: Callable[[], _T]) -> _T | None:
+        """`work()`, or None if it raised (the store failed): logged in one line, no
+        traceback, once per outage (every request logs it too)."""
+        try:
+            found = work()
+        except Exception as error:
+            if not self._failing:
+                log.warning(
+                    "webhook sender: %s: %s; trying again", type(error).__name__, str(error).strip()
+                )
+            self._failing = True
+            return None
+        self._failing = False
+        return found
 
     def _arm(self) -> None:
         """Let saves ring the doorbell only while an enabled endpoint exists."""
@@ -279,15 +333,23 @@ class Sender:
 
     def step(self, client: httpx.Client, owner: str) -> bool:
         """Claim one due endpoint and deliver one page of its events; whether one was due."""
-        now = self.clock()
-        endpoint = self.endpoints.claim(owner, now, now + self.policy.lease, self.newest())
+        endpoint = self.claim(owner)
         if endpoint is None:
             return False
+        self.deliver(client, owner, endpoint)
+        return True
+
+    def claim(self, owner: str) -> Endpoint | None:
+        """Lease one due endpoint to `owner`, if any."""
+        now = self.now()
+        return self.endpoints.claim(owner, now, now + self.policy.lease, self.newest())
+
+    def deliver(self, client: httpx.Client, owner: str, endpoint: Endpoint) -> None:
+        """One page of a claimed endpoint's events, then its lease released."""
         try:
             self._deliver(client, owner, endpoint)
         finally:
             self.endpoints.release(endpoint.id, owner)
-        return True
 
     def _deliver(self, client: httpx.Client, owner: str, endpoint: Endpoint) -> None:
         """One page of the feed after the endpoint's position. The position and the
@@ -295,7 +357,7 @@ class Sender:
         whenever `lease / 4` has passed since the last write (which keeps the lease);
         so a killed sender sends again at most what it sent since its last write."""
         batch = self.read(endpoint.position, self.policy.batch)
-        failures, position, written = endpoint.failures, endpoint.position, self.clock()
+        failures, position, written = endpoint.failures, endpoint.position, self.now()
         attempts: list[Attempt] = []
         for message in batch.messages:
             if self._closed.is_set():
@@ -303,7 +365,7 @@ class Sender:
             if not endpoint.wants(message.event_type):
                 continue
             status, error, started = self._post(client, endpoint, message)
-            now = self.clock()
+            now = self.now()
             attempts.append(
                 Attempt(
                     endpoint_id=endpoint.id,
@@ -340,7 +402,7 @@ class Sender:
     def _write(
         self, owner: str, endpoint: Endpoint, position: int, attempts: list[Attempt]
     ) -> bool:
-        now = self.clock()
+        now = self.now()
         going_on = self.endpoints.advance(
             endpoint.id, owner, position, now, now + self.policy.lease, attempts
         )
@@ -356,7 +418,7 @@ class Sender:
     ) -> tuple[int | None, str | None, float]:
         """POST one message: the status (None: no answer), the error (None: 2xx), and
         when it started (monotonic)."""
-        # The wall clock, not `clock` (which schedules): receivers hold it to theirs.
+        # The wall clock, not `now` (which schedules): receivers hold it to theirs.
         headers = signed_headers(endpoint.secret, message.id, int(time.time()), message.body)
         started = time.monotonic()
         try:

@@ -32,6 +32,8 @@ from service.config import Settings, Store
 from service.domain.actions import Discard, Draw
 from service.domain.state import Source
 from service.domain.turns import legal_moves
+from service.game.store_health import StoreHealth
+from tests import fairness_oracle as oracle
 from tests.api.client import (
     ADMIN,
     ADMIN_TOKEN,
@@ -164,8 +166,8 @@ BAD_CREATE_BODIES: list[tuple[str, Json, str, str]] = [
     # (case, body, code, the name the problem must give)
     ("players is no list", {"players": "Ann"}, "invalid_body", "players"),
     (
-        "players over six",
-        {"players": [{"name": f"P{n}"} for n in range(7)]},
+        "players over eight",
+        {"players": [{"name": f"P{n}"} for n in range(9)]},
         "invalid_body",
         "players",
     ),
@@ -213,7 +215,8 @@ BAD_CREATE_BODIES: list[tuple[str, Json, str, str]] = [
         "seat",
     ),
     ("one seat", {"seats": 1}, "invalid_body", "seats"),
-    ("seven seats", {"seats": 7}, "invalid_body", "seats"),
+    # 500 Rum seats eight: the schema's bound; fewer per variant (invalid_rules).
+    ("nine seats", {"seats": 9}, "invalid_body", "seats"),
     ("seats as a string", {"seats": "3"}, "invalid_body", "seats"),
     ("seats as a fraction", {"seats": 2.5}, "invalid_body", "seats"),
     ("no players and no seats", {}, "invalid_seating", "players"),
@@ -233,7 +236,7 @@ BAD_CREATE_BODIES: list[tuple[str, Json, str, str]] = [
     ("a deck of 51", {"players": TWO, "decks": [["AS"] * 51]}, "invalid_deck", "decks[0]"),
     ("decks that are one deck", {"players": TWO, "decks": ["AS"] * 52}, "invalid_deck", "decks[0]"),
     ("a negative dealer", {"players": TWO, "dealer": -1}, "invalid_body", "dealer"),
-    ("a dealer past six seats", {"players": TWO, "dealer": 6}, "invalid_body", "dealer"),
+    ("a dealer past eight seats", {"players": TWO, "dealer": 8}, "invalid_body", "dealer"),
     ("a dealer not at the table", {"players": TWO, "dealer": 2}, "invalid_seating", "dealer"),
     ("a dealer as a string", {"players": TWO, "dealer": "0"}, "invalid_body", "dealer"),
     ("an unknown top-level field", {"players": TWO, "colour": 1}, "invalid_body", "colour"),
@@ -638,9 +641,10 @@ def test_without_an_admin_token_configured_no_token_is_the_admin() -> None:
 def test_the_server_commits_to_its_seed_from_creation_and_reveals_it_once_finished(
     api: Api,
 ) -> None:
-    """No `seed` or `decks`: `seed_commitment`, the SHA-256 of the secret seed, is
-    shown from creation on; the audit export reveals the seed once the game is
-    finished, never before, with each hand's deck order."""
+    """No `seed` or `decks`: `seed_commitment`, binding the secret seed's chain of hand
+    seeds and the rules digest (docs/fairness.md "A seed per hand"), is shown from
+    creation on; the audit export reveals the seed once the game is finished, never
+    before, with each hand's deck order."""
     game = api.create(players=TWO, rules={"deals": 1, "max_turns": 4, "exhausted": "score"})
     commitment = game.created["seed_commitment"]
     assert len(commitment) == 64
@@ -654,9 +658,9 @@ def test_the_server_commits_to_its_seed_from_creation_and_reveals_it_once_finish
     finish(game)
     audit = game.get("/audit", PUBLIC)
     assert audit.status_code == 200
-    check_etag(audit)
     export = audit.json()
-    assert hashlib.sha256(export["seed"].encode()).hexdigest() == commitment
+    assert audit.headers["etag"] == f'"{export["version"]}.audit-v1.{export["game_id"]}"'
+    assert oracle.commitment(export["seed"], export["events"][0]["data"]["rules"]) == commitment
     assert export["hands"]
     assert all(len(hand["deck"]) == 52 for hand in export["hands"])
     assert game.get("/audit", BOB).json() == export
@@ -686,7 +690,8 @@ def test_a_given_seed_or_given_decks_still_show_the_commitment_of_the_seed_in_us
     or with given decks the one the server picked (it still shuffles recycles and
     deals past the given decks)."""
     seeded = api.create(players=TWO, seed="tournament-7")
-    expected = hashlib.sha256(b"tournament-7").hexdigest()
+    stored_rules = seeded.get("/audit", ADMIN).json()["events"][0]["data"]["rules"]
+    expected = oracle.commitment("tournament-7", stored_rules)
     assert seeded.created["seed_commitment"] == expected
     assert seeded.view(PUBLIC)["seed_commitment"] == expected
     dealt = api.create(players=TWO, decks=[two_player_deck()])
@@ -710,12 +715,11 @@ def test_ready_is_a_503_problem_when_the_store_does_not_answer(
 ) -> None:
     settings = Settings(store=Store.MEMORY)
     served = bootstrap(settings)
-    games = served.games
 
-    def down() -> None:
+    def down(_: StoreHealth) -> None:
         raise ConnectionError("no store")
 
-    monkeypatch.setattr(games, "check_store", down)
+    monkeypatch.setattr(StoreHealth, "check_store", down)
     with TestClient(served.app) as client:
         response = client.get("/ready")
         assert response.status_code == 503

@@ -38,6 +38,7 @@ from tests.api.client import (
     swap,
     tag,
 )
+from tests.api.test_rummy500 import called_game
 
 ANN, BOB = 0, 1
 ANN_HAND = "KD QD JD 10C 9D 2D 3D 5C 6C 8D"
@@ -467,6 +468,28 @@ def drawing_after_dropping_the_deal(api: Api) -> Attempt:
     return acting(game, BOB, draw())
 
 
+@scenario(409, "pile_too_short")
+def taking_more_cards_than_the_pile_holds(api: Api) -> Attempt:
+    game = called_game(api)
+    return acting(game, ANN, {"type": "draw", "source": "discard", "count": 7})
+
+
+@scenario(409, "pile_card_unusable")
+def calling_a_card_no_meld_can_use(api: Api) -> Attempt:
+    attempt = acting(called_game(api), ANN, {"type": "draw", "source": "discard", "count": 5})
+    attempt.detail_names = "4S"
+    return attempt
+
+
+@scenario(409, "taken_card_unused")
+def discarding_before_the_called_card_is_used(api: Api) -> Attempt:
+    game = called_game(api)
+    game.play(ANN, {"type": "draw", "source": "discard", "count": 6})
+    attempt = acting(game, ANN, discard("KS"))
+    attempt.detail_names = "9D"
+    return attempt
+
+
 @scenario(409, "seat_left")
 def acting_after_leaving(api: Api) -> Attempt:
     game = api.create(players=[{"name": "Ann"}, {"name": "Bob"}, {"name": "Cy"}])
@@ -475,6 +498,44 @@ def acting_after_leaving(api: Api) -> Attempt:
     )
     assert response.status_code == 200, response.text
     return acting(game, BOB, draw())
+
+
+GIN_ANN = "3C 3D 3H 7S 8S 9S JH QH KH 4C"
+GIN_BOB = "10S 5D 5C 5H AC AD 4H 6D 8D 9D"
+
+
+def gin_table(api: Api, **rules: Any) -> Game:
+    """A gin game: Ann deals, so Bob is offered the upcard (KC) first; 2D tops the stock."""
+    return api.create(
+        players=[{"name": "Ann"}, {"name": "Bob"}],
+        rules={"variant": "gin", **rules},
+        dealer=ANN,
+        decks=[deck([GIN_ANN, GIN_BOB], "KC", "2D", dealer=ANN)],
+    )
+
+
+@scenario(409, "upcard_declined")
+def taking_the_upcard_after_both_passed(api: Api) -> Attempt:
+    game = gin_table(api)
+    game.play(BOB, {"type": "pass"})
+    game.play(ANN, {"type": "pass"})
+    return acting(game, BOB, draw("discard"))
+
+
+@scenario(409, "knock_too_high")
+def knocking_over_the_limit(api: Api) -> Attempt:
+    game = gin_table(api, knock_limit=0)
+    game.play(BOB, {"type": "pass"})
+    game.play(ANN, draw("discard"))
+    return acting(game, ANN, knock("4C"))
+
+
+@scenario(409, "invalid_knock")
+def big_gin_without_every_card_melded(api: Api) -> Attempt:
+    game = gin_table(api)
+    game.play(BOB, {"type": "pass"})
+    game.play(ANN, draw("discard"))
+    return acting(game, ANN, {"type": "knock"})
 
 
 # --- 412 --------------------------------------------------------------------
@@ -532,7 +593,7 @@ def an_action_without_a_required_field(api: Api) -> Attempt:
 
 @scenario(422, "invalid_body")
 def an_action_of_an_unknown_type(api: Api) -> Attempt:
-    return acting(table(api), BOB, {"type": "pass"})
+    return acting(table(api), BOB, {"type": "sing"})
 
 
 @scenario(422, "invalid_body")

@@ -16,6 +16,7 @@ import pytest
 from service.domain import shuffle
 from tests.api.client import ADMIN, ADMIN_TOKEN, PUBLIC, Api, Game, Json, deck, draw, meld
 from tests.audit_stream.clients import sse
+from tests.fairness_oracle import chain_of
 
 ANN, BOB = 0, 1
 STACKED = deck(["KD QD JD 10C 9D 2D 3D 5C 6C 8D", "AS 2S 3S 4S 4H 5H 6H 7C 8C 9C"], "KH", "5S")
@@ -224,8 +225,9 @@ def test_a_joiners_client_seed_is_mixed_into_a_chosen_seeds_first_deal(api: Api)
     audit = game.get("/audit", ADMIN).json()
     assert audit["client_seeds"] == ["", "bob's own"]
     dealt = next(event for event in audit["events"] if event["type"] == "hand_dealt")
-    assert dealt["data"]["deck"] == _codes(shuffle.deck_order("tournament-7", ["", "bob's own"], 1))
-    assert dealt["data"]["deck"] != _codes(shuffle.deck_order("tournament-7", ["", ""], 1))
+    first = chain_of("tournament-7", audit["events"][0]["data"]["rules"])[0]
+    assert dealt["data"]["deck"] == _codes(shuffle.deck_order(first, ["", "bob's own"], 1))
+    assert dealt["data"]["deck"] != _codes(shuffle.deck_order(first, ["", ""], 1))
 
 
 def _codes(cards: list[Any]) -> list[str]:

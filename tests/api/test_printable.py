@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from service.api.printable import (
     CLIENT_SEED_PATTERN,
+    DOCUMENTED_NAME_PATTERN,
     NAME_MAX_LENGTH,
     NAME_PATTERN,
     client_seed_problem,
@@ -75,10 +76,31 @@ def test_a_client_seed_is_refused_by_the_pattern_exactly_when_the_words_say_why(
 @example(text="Ann\n")
 def test_the_documented_name_schema_takes_what_the_service_takes(component: str, text: str) -> None:
     # A JSON Schema validator reads the committed document's pattern as clients do
-    # (`$` is the end of the text there, not also before a final newline).
+    # (`$` is the end of the text there, not also before a final newline). The
+    # pattern states the rule up to U+FFFF: above, what the service refuses is in
+    # the description only, so the schema judges the text as if each such code
+    # point were a letter.
     validator = jsonschema_rs.validator_for(_schema(component, "name"))
-    accepted = name_problem(text) is None and 1 <= len(text) <= NAME_MAX_LENGTH
+    in_the_bmp = "".join("x" if ord(char) > 0xFFFF else char for char in text)
+    accepted = name_problem(in_the_bmp) is None and 1 <= len(text) <= NAME_MAX_LENGTH
     assert validator.is_valid(text) == accepted
+    if name_problem(text) is None and 1 <= len(text) <= NAME_MAX_LENGTH:
+        assert validator.is_valid(text)
+
+
+@pytest.mark.parametrize("component", ["NewPlayer", "JoinGame"])
+def test_the_documented_name_pattern_is_in_the_bmp_and_its_description_names_the_rest(
+    component: str,
+) -> None:
+    """Engines without Unicode mode (JavaScript's without `u`: Spectral, ajv by
+    default) read a class's range above U+FFFF as UTF-16 halves "out of order"."""
+    schema = _schema(component, "name")
+    assert max(map(ord, schema["pattern"])) <= 0xFFFF
+    assert schema["pattern"] == DOCUMENTED_NAME_PATTERN.removesuffix("\\Z") + "$"
+    for beyond in ("U+110BD", "U+1D173-U+1D17A", "U+E0000-U+E00FF", "U+E01F0-U+E0FFF"):
+        assert beyond in schema["description"]
+        first = int(beyond.split("-")[0].removeprefix("U+"), 16)
+        assert name_problem(f"a{chr(first)}b") is not None
 
 
 @settings(max_examples=300, deadline=None)

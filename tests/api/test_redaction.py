@@ -16,6 +16,7 @@ seed anywhere, and no deck or stock order except for the admin.
 from __future__ import annotations
 
 import hashlib
+import json
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -120,9 +121,24 @@ class Secrets:
 
     def never_shown(self, game: Game) -> list[str]:
         """In no response at all: the seed (while the game is in play, and here
-        never), the client seeds, every token's hash."""
+        never), every token's hash. (The client seeds are public from the deal on, in
+        `hand_dealt`'s `client_seeds`: `without_dealt_client_seeds` looks for them
+        anywhere else.)"""
         hashes = [hashlib.sha256(token.encode()).hexdigest() for token in game.tokens.values()]
-        return [self.seed, *self.client_seeds, *hashes]
+        return [self.seed, *hashes]
+
+
+def without_dealt_client_seeds(value: Any) -> Any:
+    """A JSON body without the `client_seeds` of its deals, where they are public."""
+    if isinstance(value, list):
+        return [without_dealt_client_seeds(item) for item in value]
+    if isinstance(value, dict):
+        return {
+            key: without_dealt_client_seeds(item)
+            for key, item in value.items()
+            if not (key == "client_seeds" and value.get("type") == "hand_dealt")
+        }
+    return value
 
 
 @dataclass
@@ -241,6 +257,10 @@ def test_no_response_shows_a_player_more_than_a_player_may_know(api: Api, number
         text = response.text
         for secret in secrets:
             assert secret not in text, (response.url, secret)
+        if response.headers.get("content-type", "").startswith("application/json"):
+            rest = json.dumps(without_dealt_client_seeds(response.json()))
+            for client_seed in table.secrets.client_seeds:
+                assert client_seed not in rest, (response.url, client_seed)
         if response.request.method == "GET" or response.url.path.endswith("/actions"):
             # A token is shown once: to whoever created the game or took the seat.
             for token in tokens:

@@ -22,7 +22,7 @@ from litestar import Litestar
 from litestar.routes import HTTPRoute
 
 from service.api.app import check_request
-from service.api.headers import SINGLE_VALUE_HEADERS
+from service.api.transport.headers import SINGLE_VALUE_HEADERS
 from tests.api.client import ADMIN, ADMIN_TOKEN, Api, Game, Json, draw, meld
 from tests.api.test_errors import ANN, BOB, table
 

@@ -21,7 +21,7 @@ import pytest
 from litestar import Litestar
 from litestar.routes import HTTPRoute
 
-from service.api.queries import strict_query_parameters
+from service.api.transport.queries import strict_query_parameters
 from tests.api.client import ADMIN, Api, Game
 from tests.api.test_errors import BOB, table
 from tests.api.test_robustness import assert_problem, finished, snapshot
@@ -126,6 +126,40 @@ def test_an_action_with_a_field_it_does_not_have_is_refused_naming_it_and_change
     assert_action_refused(api, body, place, "unknown field")
 
 
+# --- a code that is no card or rank ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("body", "place"),
+    [
+        (b'{"type":"discard","card":"TS"}', "card"),
+        (b'[{"type":"draw","source":"stock"},{"type":"meld","cards":["AS","ts"]}]', "[1].cards[1]"),
+        (b'{"type":"meld","cards":["AS","2S","JK"],"as":["3S","10s","JK"]}', "as[1]"),
+    ],
+)
+def test_a_card_code_that_is_none_is_refused_with_the_format_of_one(
+    api: Api, body: bytes, place: str
+) -> None:
+    # msgspec says only "Invalid enum value 'TS'", of 53 codes.
+    game = table(api)
+    before = snapshot(game)
+    response = post(game, f"/games/{game.id}/actions", body, BOB)
+    assert_problem(response, 422, "unknown_card")
+    assert_names(response, place, "is not a card code", "then the suit", "10S", "JK")
+    assert snapshot(game) == before
+
+
+def test_a_rank_code_that_is_none_is_refused_with_the_ranks(api: Api) -> None:
+    body = b'{"players":[{"name":"Ann"},{"name":"Bob"}],"rules":{"variant":"wild","wild_rank":"T"}}'
+    response = new_game(api, body)
+    assert_problem(response, 422, "invalid_rules")
+    assert_names(response, "rules.wild_rank", "'T' is not a rank", "A 2-10 J Q K", "10, not T")
+
+
+def test_another_enumeration_keeps_msgspecs_words(api: Api) -> None:
+    assert_action_refused(api, b'{"type":"draw","source":"deck"}', "source", "Invalid enum value")
+
+
 def test_creation_and_joining_name_the_unknown_field_itself(api: Api) -> None:
     response = new_game(api, b'{"players":[{"name":"Ann","colour":"red"},{"name":"Bob"}]}')
     assert_problem(response, 422, "invalid_body")
@@ -164,8 +198,9 @@ def test_the_contract_has_the_integer_query_parameters_this_file_tries() -> None
         "version",
         "players",
         "min_open",
+        "seat",
     }
-    assert len(INTEGER_QUERY_PARAMETERS) == 10  # with listWebhookDeliveries' `limit`
+    assert len(INTEGER_QUERY_PARAMETERS) == 11  # with listWebhookDeliveries' `limit`
 
 
 @pytest.mark.parametrize(("path", "name"), INTEGER_QUERY_PARAMETERS)

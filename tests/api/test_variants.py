@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 
-from service.domain.rules import VARIANTS, Variant
+from service.domain.presets import VARIANTS
+from service.domain.rule_values import Variant
 from tests.api.client import (
     ADMIN,
     PUBLIC,
@@ -62,8 +63,12 @@ def test_each_variant_is_created_with_its_defaults_shown_in_the_rules(
     view = game.view(PUBLIC)
     assert (view["variant"], view["rules"]["variant"]) == (variant, variant)
     preset = VARIANTS[Variant(variant)]
-    # Indian's pack follows the table: one pack and one joker at two seats.
-    table = {"packs": 1, "jokers": 1} if variant == "indian" else {}
+    # Indian's pack follows the table: one pack and one joker at two seats; 500 Rum's
+    # hand too: 13 cards at two seats.
+    table = {
+        "indian": {"packs": 1, "jokers": 1},
+        "rummy500": {"packs": 1, "hand_size": 13},
+    }.get(variant, {})
     for option, value in {**preset.defaults, **table}.items():
         if option not in preset.used:
             continue

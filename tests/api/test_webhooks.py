@@ -10,6 +10,7 @@ from litestar import Litestar
 from litestar.testing import TestClient
 
 from tests.api.client import ADMIN_TOKEN
+from tests.contract.test_openapi_drift import committed
 
 ADMIN = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
 NOWHERE = "http://127.0.0.1:9/hook"
@@ -96,6 +97,28 @@ def test_a_url_that_cannot_be_delivered_to_is_refused(
     assert response.json()["code"] == "invalid_webhook_url"
 
 
+def test_every_event_type_of_the_documents_event_union_is_a_filter(
+    client: TestClient[Litestar],
+) -> None:
+    """Each `type` of the document's event union (what listEvents, the feed and the
+    stream show), `game_created` among them, may be named in `events`, and nothing
+    else is listed as a filter."""
+    schemas = committed()["components"]["schemas"]
+    shown = sorted(schemas["KnownEvent"]["discriminator"]["mapping"])
+    assert "game_created" in shown
+    assert sorted(schemas["EventType"]["enum"]) == shown
+    for event_type in shown:
+        response = client.post(
+            "/webhooks", json={"url": NOWHERE, "events": [event_type]}, headers=ADMIN
+        )
+        assert response.status_code == 201, (event_type, response.text)
+        assert response.json()["events"] == [event_type]
+        client.delete(f"/webhooks/{response.json()['id']}", headers=ADMIN)
+    every = client.post("/webhooks", json={"url": NOWHERE, "events": shown}, headers=ADMIN)
+    assert every.status_code == 201, every.text
+    client.delete(f"/webhooks/{every.json()['id']}", headers=ADMIN)
+
+
 def test_an_unknown_event_type_or_field_is_refused(client: TestClient[Litestar]) -> None:
     for body in (
         {"url": NOWHERE, "events": ["game_won"]},
@@ -168,7 +191,7 @@ def test_options_and_405_name_every_method_of_a_path(
     client: TestClient[Litestar], webhook: dict[str, object]
 ) -> None:
     # litestar answers OPTIONS from a path's first handler only; ours list them all
-    # (service/api/webhooks.py), and a wrong method's 405 names the same ones.
+    # (service/api/routes/webhooks.py), and a wrong method's 405 names the same ones.
     for path, methods in (
         ("/webhooks", {"GET", "OPTIONS", "POST"}),
         (f"/webhooks/{webhook['id']}", {"DELETE", "GET", "OPTIONS", "PATCH"}),

@@ -16,7 +16,7 @@ from typing import Any, get_args
 
 import httpx
 
-from service.projections.events import EventView
+from service.projections.event_views import EventView
 
 ADMIN_TOKEN = "admin-token-for-the-tests-0123456789"
 EVENT_TYPES = sorted(kind.__struct_config__.tag for kind in get_args(EventView))

@@ -21,7 +21,7 @@ from service.domain.state import Source, Status, Table
 from service.domain.turns import legal_moves
 from service.game.application import RummyApplication
 from service.game.commands import NewGame, NewSeat
-from service.projections.audit import audit_export
+from service.projections.audit_export import audit_export
 
 SHORT_RULES = RuleSet.from_dict({"deals": 2})
 """Two hands, so a whole game is quick yet has a second deal."""
@@ -83,7 +83,7 @@ def play(
     played = 0
     while moves is None or played < moves:
         table = games.state(game_id).table
-        if table.status is Status.FINISHED:
+        if table.over:
             break
         seat, action = next_move(table, meld_from_hand)
         if act is None:

@@ -16,8 +16,8 @@ from service.audit.chain import canonical, genesis, link
 from service.bootstrap import open_games
 from service.config import Settings, Store
 from service.domain.cards import Rank, parse_cards
-from service.domain.groups import judge
-from service.projections.audit import audit_export
+from service.domain.indian.judge import judge
+from service.projections.audit_export import audit_export
 from tests.audit_stream.games import new_game, play
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "audit.md"
@@ -144,7 +144,7 @@ def test_the_reference_melds_are_the_rules_melds(
 
     from service.domain.cards import FULL_DECK
     from service.domain.melds import is_meld
-    from service.domain.rules import Aces
+    from service.domain.rule_values import Aces
 
     is_reference = knock_reference["is_meld"]
     hands = [list(three) for three in combinations(FULL_DECK, 3)]

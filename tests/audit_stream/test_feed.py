@@ -18,6 +18,7 @@ from psycopg import sql
 from service.bootstrap import bootstrap
 from service.config import Settings, Store
 from service.game.application import RummyApplication
+from service.game.event_feed import Feed
 from tests.audit_stream.clients import ADMIN_TOKEN, bearer
 from tests.audit_stream.conftest import live_settings
 from tests.audit_stream.games import new_game, play
@@ -157,7 +158,7 @@ def test_the_feed_of_an_empty_store_is_empty(limit: int) -> None:
 def test_feed_entries_name_their_game(sqlite_store: StoreUnderTest) -> None:
     games = sqlite_store.games()
     game_id, _ = new_game(games)
-    entries = games.feed(0, 100)
+    entries = Feed.of(games).page(0, 100)
     assert {entry.game_id for entry in entries} == {game_id}
     assert isinstance(entries[0].game_id, UUID)
     assert [entry.event.originator_version for entry in entries] == [1, 2]

@@ -25,7 +25,7 @@ from service.config import Settings, Store
 from service.domain.cards import FULL_DECK
 from service.game.application import RummyApplication
 from service.game.commands import NewGame, NewSeat
-from service.projections.audit import AuditExport, audit_export
+from service.projections.audit_export import AuditExport, audit_export
 from tests.audit_stream.games import LONG_HAND_RULES, SHORT_RULES, new_game, play
 from tests.audit_stream.test_tampering import rechain
 from tests.game.stored_events import load, read

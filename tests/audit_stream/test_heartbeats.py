@@ -1,4 +1,4 @@
-"""The streams' heartbeats share their loop's timers (service/api/hub.py, `_Beats`):
+"""The streams' heartbeats share their loop's timers (service/api/live/listener.py, `_Beats`):
 a parked listener wakes after its heartbeat, no sooner and at most a grain later;
 one woken early leaves its tick; streams due in the same grain share one timer."""
 
@@ -9,7 +9,7 @@ import uuid
 
 import uvloop
 
-from service.api.hub import _BEATS, BEAT_GRAIN, LOOK, Listener
+from service.api.live.listener import _BEATS, BEAT_GRAIN, LOOK, Listener
 
 
 def _run(test: object) -> None:

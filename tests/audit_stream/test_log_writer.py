@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from service.api.log_writer import BatchedStreamHandler
+from service.api.transport.log_writer import BatchedStreamHandler
 from tests.audit_stream.clients import wait_for
 
 

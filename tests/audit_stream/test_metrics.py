@@ -13,8 +13,13 @@ from litestar import Litestar
 from litestar.testing import TestClient
 from prometheus_client.parser import text_string_to_metric_families
 
-import service.api.access_log
-from service.api.access_log import JsonFormatter, RequestIdFilter, mask_secrets, request_id
+import service.api.transport.access_log
+from service.api.transport.access_log import (
+    JsonFormatter,
+    RequestIdFilter,
+    mask_secrets,
+    request_id,
+)
 from service.bootstrap import Wiring, bootstrap
 from service.config import Settings, Store
 from service.domain.cards import Card
@@ -155,7 +160,7 @@ def test_the_json_formatter_stamps_the_request_id_and_masks_secrets() -> None:
 
 def test_the_admin_token_is_masked_wherever_it_shows(monkeypatch: pytest.MonkeyPatch) -> None:
     # What building the app registers lasts for the process: undone after this test.
-    monkeypatch.setattr(service.api.access_log, "_secrets", ())
+    monkeypatch.setattr(service.api.transport.access_log, "_secrets", ())
     admin_token = "pasted-into-a-path-0123456789"
     line = f"GET /games/{admin_token}/events 404"
     assert mask_secrets(line) == line, "no pattern finds it"
@@ -217,7 +222,7 @@ def test_with_a_metrics_token_only_it_or_the_admin_token_reads_the_metrics() -> 
 
 
 def test_the_metrics_token_is_masked_in_the_logs(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(service.api.access_log, "_secrets", ())
+    monkeypatch.setattr(service.api.transport.access_log, "_secrets", ())
     line = f"GET /metrics/{METRICS_TOKEN} 404"
     settings = Settings(store=Store.MEMORY, metrics_token=METRICS_TOKEN)
     bootstrap(settings)

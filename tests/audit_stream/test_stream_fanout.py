@@ -1,6 +1,6 @@
 """How the hub feeds the live streams: one delivery per game fanned out to every
 stream, in order whatever order deliveries come in, nothing read for a heartbeat,
-and nothing kept once the streams are gone (service/api/hub.py, stream.py)."""
+and nothing kept once the streams are gone (service/api/live/channels.py, stream.py)."""
 
 from __future__ import annotations
 
@@ -14,8 +14,9 @@ from uuid import UUID
 import httpx
 import pytest
 
-from service.api.hub import Channels, Listener
-from service.api.stream import _Stream
+from service.api.live.channels import Channels
+from service.api.live.listener import Listener
+from service.api.live.stream import _Stream
 from service.bootstrap import Wiring
 from tests.audit_stream.clients import Message, bearer, sse, wait_for
 from tests.audit_stream.conftest import served
@@ -104,16 +105,16 @@ def test_deliveries_out_of_order_reach_every_stream_in_order_once(
 def test_a_delivery_is_redacted_and_encoded_once_per_kind_of_caller(
     sqlite_store: StoreUnderTest, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import service.api.stream
-    from service.projections.events import event_view as redact
+    import service.api.live.stream
+    from service.projections.event_views import event_view as redact
 
     made: list[tuple[int, Any]] = []
 
-    def counted(event: Any, viewer: Any, rules: Any, players: int) -> Any:
+    def counted(event: Any, viewer: Any, rules: Any, players: int, chain: str) -> Any:
         made.append((event.originator_version, viewer))
-        return redact(event, viewer, rules, players)
+        return redact(event, viewer, rules, players, chain)
 
-    monkeypatch.setattr(service.api.stream, "event_view", counted)
+    monkeypatch.setattr(service.api.live.stream, "event_view", counted)
     with served(sqlite_store, **QUIET) as (wiring, client):
         created = client.post("/games", json=CLASSIC_TWO_HANDS).json()
         game_id, token = UUID(created["game_id"]), created["players"][0]["token"]

@@ -1,5 +1,5 @@
 """`StreamHandOff`: a live stream's body runs after litestar's request chain returns;
-`_Disconnect`: its client's disconnect watched without a task."""
+`Disconnect`: its client's disconnect watched without a task."""
 
 from __future__ import annotations
 
@@ -7,8 +7,9 @@ import asyncio
 import uuid
 from typing import Any
 
-from service.api.hub import Listener
-from service.api.stream import LIVE, StreamHandOff, _Disconnect
+from service.api.live.disconnect import Disconnect
+from service.api.live.hand_off import LIVE, StreamHandOff
+from service.api.live.listener import Listener
 
 
 async def _receive() -> dict[str, Any]:
@@ -101,7 +102,7 @@ def test_the_disconnect_is_watched_without_a_task() -> None:
         client = _Client()
         listener = Listener(uuid.uuid4())
         tasks = len(asyncio.all_tasks())
-        watch = _Disconnect(client.receive, listener)  # type: ignore[arg-type]
+        watch = Disconnect(client.receive, listener)  # type: ignore[arg-type]
         await asyncio.sleep(0.01)
         assert len(asyncio.all_tasks()) == tasks, "no task of its own"
         assert not listener.hung_up
@@ -118,7 +119,7 @@ def test_closing_the_watch_stops_the_waiting_receive() -> None:
     async def test() -> None:
         client = _Client()
         listener = Listener(uuid.uuid4())
-        watch = _Disconnect(client.receive, listener)  # type: ignore[arg-type]
+        watch = Disconnect(client.receive, listener)  # type: ignore[arg-type]
         await asyncio.sleep(0.01)
         watch.close()
         assert not client.gone._waiters, "the receive stopped waiting"
@@ -135,7 +136,7 @@ def test_a_failing_receive_hangs_up() -> None:
             raise ConnectionError("gone")
 
         listener = Listener(uuid.uuid4())
-        _Disconnect(broken, listener)  # type: ignore[arg-type]
+        Disconnect(broken, listener)  # type: ignore[arg-type]
         assert listener.hung_up
 
     asyncio.run(test())
@@ -145,7 +146,7 @@ def test_a_step_due_when_the_watch_closes_starts_nothing() -> None:
     async def test() -> None:
         client = _Client()
         listener = Listener(uuid.uuid4())
-        watch = _Disconnect(client.receive, listener)  # type: ignore[arg-type]
+        watch = Disconnect(client.receive, listener)  # type: ignore[arg-type]
         await asyncio.sleep(0.01)
         client.gone.set()  # the waiting future is done: its callback is due
         watch.close()  # before the loop runs it

@@ -12,7 +12,7 @@ from uuid import UUID
 import httpx
 import pytest
 
-from service.api.access_log import JsonFormatter
+from service.api.transport.access_log import JsonFormatter
 from tests.audit_stream.clients import ADMIN_TOKEN, Message, bearer, sse
 from tests.audit_stream.conftest import served
 from tests.audit_stream.test_stream import CLASSIC_TWO_HANDS, events_of
@@ -96,21 +96,24 @@ def test_a_ticket_shown_after_its_time_to_live_opens_nothing(
         ticket = ticket_for(client, game_id, tokens[0])
         issued = time.time()
         # As if the client had waited the whole time to live before opening the stream.
-        monkeypatch.setattr(wiring.games.stream_tickets, "clock", lambda: issued + 60)
+        monkeypatch.setattr(wiring.games.stream_tickets, "now", lambda: issued + 60)
         response = opening(client, game_id, ticket=ticket)
         assert_refused(response, 401, "stream_ticket_invalid")
 
 
-def test_a_ticket_for_another_game_is_403_and_spent(sqlite_store: StoreUnderTest) -> None:
+def test_a_ticket_for_another_game_is_403_and_left_unused(sqlite_store: StoreUnderTest) -> None:
     with served(sqlite_store) as (_, client):
         game_id, tokens = new_game(client)
         other_id, _ = new_game(client)
         ticket = ticket_for(client, game_id, tokens[0])
         wrong = opening(client, other_id, ticket=ticket)
         assert_refused(wrong, 403, "forbidden")
-        # Shown where it does not belong, it may have been seen: it is spent.
-        right = opening(client, game_id, ticket=ticket)
-        assert_refused(right, 401, "stream_ticket_invalid")
+        # Refused there, it still opens its own game's stream, once.
+        version = client.get(f"/games/{game_id}").json()["version"]
+        got = first_events(client, game_id, version, ticket=ticket)
+        assert [m.data for m in got] == events_of(client, game_id, bearer(tokens[0]))
+        again = opening(client, game_id, ticket=ticket)
+        assert_refused(again, 401, "stream_ticket_invalid")
 
 
 def test_a_ticket_speaks_for_its_seat_only(sqlite_store: StoreUnderTest) -> None:

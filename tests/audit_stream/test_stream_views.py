@@ -11,7 +11,7 @@ from uuid import UUID
 import pytest
 
 import service.projections.shared
-from service.api.stream import VIEW_EVENT
+from service.api.live.stream import VIEW_EVENT
 from service.projections.views import GameView, Viewer, game_view
 from tests.audit_stream.clients import EVENT_TYPES, Message, bearer, sse
 from tests.audit_stream.conftest import served

@@ -18,19 +18,20 @@ import msgspec
 import pytest
 
 from service.audit.chain import genesis, link
+from service.audit.mismatch import Mismatch
 from service.audit.referee import Referee
 from service.audit.verify import Finding, Outcome, verify_export
 from service.bootstrap import open_games
 from service.cli import main
 from service.config import Settings, Store
-from service.domain import shuffle
 from service.domain.cards import FULL_DECK
 from service.domain.errors import InvalidRules
 from service.domain.rules import RuleSet
 from service.game.application import RummyApplication
 from service.game.commands import NewGame, NewSeat
-from service.projections.audit import audit_export
+from service.projections.audit_export import audit_export
 from tests.audit_stream.games import LONG_HAND_RULES, SHORT_RULES, new_game, play
+from tests.fairness_oracle import reseal
 from tests.game.stored_events import V1, load, read
 
 Export = dict[str, Any]
@@ -261,12 +262,61 @@ def test_a_changed_seed_does_not_match_the_commitment_of_the_first_event(export:
 
 
 def test_a_changed_seed_and_commitment_give_other_deals(export: Export) -> None:
-    forged = "f" * 64
-    export["seed"] = forged
-    export["seed_commitment"] = shuffle.commitment(forged)
-    export["events"][0]["data"]["seed_commitment"] = shuffle.commitment(forged)
-    found = failure(rechain(export))
+    export["seed"] = "f" * 64
+    found = failure(rechain(reseal(export)))
     assert (found.position, found.type) == (2, "hand_dealt")
+
+
+def test_a_changed_hand_seed_is_named_at_the_end_of_its_hand(export: Export) -> None:
+    index = place_of(export, "hand_ended", nth=2)
+    seed = export["events"][index]["data"]["hand_seed"]
+    export["events"][index]["data"]["hand_seed"] = seed[::-1]
+    found = failure(rechain(export))
+    assert (found.position, found.type) == (index + 1, "hand_ended")
+    assert "hand 2's hand_seed is" in found.message
+
+
+def test_a_hand_seed_left_out_is_named(export: Export) -> None:
+    index = place_of(export, "hand_ended", nth=1)
+    del export["events"][index]["data"]["hand_seed"]
+    found = failure(rechain(export))
+    assert (found.position, found.type) == (index + 1, "hand_ended")
+    assert "without its hand_seed" in found.message
+
+
+def test_a_changed_rules_digest_is_named_at_the_creation(export: Export) -> None:
+    export["events"][0]["data"]["rules_digest"] = "0" * 64
+    found = failure(rechain(export))
+    assert (found.position, found.type) == (1, "game_created")
+    assert "is not the SHA-256 of the rules it stores" in found.message
+
+
+def test_a_changed_commitment_does_not_match_the_revealed_seed(export: Export) -> None:
+    export["events"][0]["data"]["seed_commitment"] = export["seed_commitment"] = "0" * 64
+    found = failure(rechain(export))
+    assert found.field == "seed"
+    assert "does not match the seed_commitment" in found.message
+
+
+def test_while_the_seed_is_secret_the_revealed_hand_seeds_are_checked(export: Export) -> None:
+    # The log up to the end of hand 1, exported before the game's end: hand 1's deck
+    # is checked from its own seed; a seed that is not the chain's is caught.
+    cut = place_of(export, "hand_ended", nth=1) + 1
+    export["events"] = export["events"][:cut]
+    export["seed"] = None
+    referee = Referee(seed=None, recorded=export["events"])
+    for event in export["events"]:
+        referee.take(event["type"], event["data"], event.get("seat"))
+    assert referee.tally.hands_from_seed == 1
+    export["events"][cut - 1]["data"]["hand_seed"] = "ab" * 32
+    forged = Referee(seed=None, recorded=export["events"])
+
+    def replay() -> None:
+        for event in export["events"]:
+            forged.take(event["type"], event["data"], event.get("seat"))
+
+    with pytest.raises(Mismatch, match=r"hand 1's seed .* does not match the seed_commitment"):
+        replay()
 
 
 def test_a_client_seed_changed_in_the_log_and_the_header_gives_other_deals(

@@ -20,7 +20,8 @@ import msgspec
 import pytest
 
 from service.audit.limits import TurnLimitBroken, TurnLimits
-from service.audit.referee import Mismatch, Referee
+from service.audit.mismatch import Mismatch
+from service.audit.referee import Referee
 from service.audit.verify import Finding, Outcome, verify_export
 from service.bootstrap import open_games
 from service.config import Settings, Store
@@ -34,8 +35,9 @@ from service.domain.state import Source, Status
 from service.domain.turns import legal_moves
 from service.game.application import RummyApplication
 from service.game.commands import NewGame, NewSeat
-from service.projections.audit import audit_export
+from service.projections.audit_export import audit_export
 from tests.audit_stream.test_tampering import failure, rechain
+from tests.fairness_oracle import chain_of, reseal
 
 Export = dict[str, Any]
 SEED = "variant-audit"
@@ -173,7 +175,7 @@ def test_a_variant_option_changed_in_the_log_itself_is_refused_or_replays_otherw
     export = copy.deepcopy(played["wild"])
     export["events"][0]["data"]["rules"]["jokers"] = 1
     export["rules"]["jokers"] = 1
-    found = failure(rechain(export))
+    found = failure(rechain(reseal(export)))
     assert (found.position, found.type) == (2, "hand_dealt")
     assert "not this game's pack" in found.message
 
@@ -224,7 +226,9 @@ def test_with_the_seed_every_deal_is_the_shuffle_of_the_extended_pack(
     assert referee.tally.hands_from_seed == 1
     rules = RuleSet.from_dict(export["rules"])
     client_seeds = ["" for _ in export["players"]]
-    expected = card_codes(shuffle.deck_order(SEED, client_seeds, 1, rules.pack))
+    # Hand 1 is dealt from the first seed of the chain the game's seed makes.
+    first = chain_of(SEED, export["rules"])[0]
+    expected = card_codes(shuffle.deck_order(first, client_seeds, 1, rules.pack))
     assert export["hands"][0]["deck"] == expected
     # Independently of the code: the deck holds the 52 cards once and the jokers.
     assert Counter(expected) == Counter(
@@ -560,7 +564,7 @@ def test_a_boathouse_meld_in_a_turn_that_does_not_go_out_is_named() -> None:
     boathouse = RuleSet.from_dict({"variant": "boathouse", "deals": 2}).to_dict()
     events[0]["data"]["rules"] = boathouse
     export["rules"] = boathouse
-    found = failure(rechain(export))
+    found = failure(rechain(reseal(export)))
     assert found.position is not None
     assert meld + 1 <= found.position <= end + 1, found
 

@@ -96,7 +96,7 @@ def table(
     )
     return Table(
         rules=rules,
-        players=players,
+        seat_count=players,
         seated=[True] * players,
         hand=hand,
         dealer=hand.dealer,
@@ -104,7 +104,7 @@ def table(
 
 
 def snapshot(board: Table, bots: Sequence[str | None] = ()) -> Snapshot:
-    names = list(bots) + [None] * (board.players - len(bots))
+    names = list(bots) + [None] * (board.seat_count - len(bots))
     return Snapshot(
         table=board,
         seats=tuple(Seat(name=f"seat {seat}", bot=bot) for seat, bot in enumerate(names)),
@@ -122,7 +122,7 @@ def finish_turn(
     """Let `strategy` play the seat to move until its turn is over; the actions it took."""
     assert board.hand is not None
     seat = board.hand.turn
-    decks = SeededDecks(seed=seed, client_seeds=("",) * board.players, pack=board.rules.pack)
+    decks = SeededDecks(seed=seed, client_seeds=("",) * board.seat_count, pack=board.rules.pack)
     taken: list[Action] = []
     hand_number = board.hand_number
     while board.hand is not None and board.hand_number == hand_number and board.hand.turn == seat:

@@ -24,7 +24,7 @@ from service.domain.state import Source, Status
 from service.game.application import RummyApplication
 from service.game.commands import Idempotency, NewGame, NewSeat
 from service.game.results import GameState
-from service.projections.events import CardDiscardedView, CardDrawnView, event_view
+from service.projections.event_views import CardDiscardedView, CardDrawnView, event_view
 from service.projections.views import Viewer, game_view
 
 HUMAN, BOT = 0, 1
@@ -100,7 +100,7 @@ def test_the_person_sees_the_bots_moves_in_its_view_and_events():
     assert view.players[BOT].bot == "basic"
     assert view.players[HUMAN].bot is None
     events = [
-        event_view(event, Viewer(seat=HUMAN), state.table.rules, 2)
+        event_view(event, Viewer(seat=HUMAN), state.table.rules, 2, chain="0" * 64)
         for event in games.events_after(created.game_id)
     ]
     bot_moves = [event for event in events if event.seat == BOT]
@@ -224,7 +224,7 @@ def test_when_the_last_seat_fills_a_bot_that_moves_first_plays_at_once():
     games = memory_games()
     created = games.create_game(
         NewGame(
-            seats=[None, NewSeat("Robo", bot="basic")], seed="join", dealer=HUMAN, by_admin=True
+            seats=[None, NewSeat("Robo", bot="basic")], seed="join-1", dealer=HUMAN, by_admin=True
         )
     )
     assert games.state(created.game_id).table.status is Status.WAITING

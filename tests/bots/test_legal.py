@@ -56,7 +56,7 @@ def test_bots_only_ever_make_moves_their_view_offers(rules: dict[str, object], p
 def _play_checked(rules: RuleSet, seating: list[str], seed: str) -> int:
     """Play one game between `seating`'s bots, checking every move; the move count."""
     players = len(seating)
-    table = Table(rules=rules, players=players, seated=[True] * players)
+    table = Table(rules=rules, seat_count=players, seated=[True] * players)
     decks = SeededDecks(seed=seed, client_seeds=("",) * players)
     start(table, decks)
     generators = [Random(f"{seed}/{seat}") for seat in range(players)]

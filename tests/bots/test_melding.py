@@ -11,7 +11,8 @@ from service.bots.melding import best_cover, layable
 from service.domain import melds
 from service.domain.cards import FULL_DECK
 from service.domain.melds import MeldKind, TableMeld
-from service.domain.rules import Aces, RuleSet
+from service.domain.rule_values import Aces
+from service.domain.rules import RuleSet
 from tests.bots.tables import cards
 
 CLASSIC = RuleSet()

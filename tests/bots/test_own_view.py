@@ -91,7 +91,7 @@ def test_the_same_view_and_seed_make_the_same_decision(name: str):
 
 def _mid_hand(seed: str, moves: int = 9) -> Table:
     """A three-player table some moves into its first hand, played by `basic`."""
-    table = Table(rules=RuleSet(), players=3, seated=[True] * 3)
+    table = Table(rules=RuleSet(), seat_count=3, seated=[True] * 3)
     decks = SeededDecks(seed=seed, client_seeds=("",) * 3)
     start(table, decks)
     rng = Random(seed)
@@ -104,7 +104,7 @@ def _mid_hand(seed: str, moves: int = 9) -> Table:
 
 
 def _others(table: Table, seat: int) -> list[int]:
-    return [other for other in range(table.players) if other != seat]
+    return [other for other in range(table.seat_count) if other != seat]
 
 
 def _hidden_cards_shuffled(table: Table, seat: int, rng: Random) -> Table:

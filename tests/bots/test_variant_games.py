@@ -18,8 +18,9 @@ from service.bots import simulate as simulate_module
 from service.bots.simulate import simulate
 from service.bots.strategies import STRATEGIES, Move, play_random_move, request_of, strategy
 from service.config import Settings, Store
-from service.domain.actions import Declare, Drop, Knock, LayOff, Meld, SubmitGroups, Swap
-from service.domain.rules import RuleSet, Variant
+from service.domain.actions import Declare, Drop, Knock, LayOff, Meld, Pass, SubmitGroups, Swap
+from service.domain.rule_values import Variant
+from service.domain.rules import RuleSet
 from service.domain.state import HandEnding, Status
 from service.game.commands import NewGame, NewSeat
 from service.projections.views import GameView, Viewer, game_view
@@ -44,6 +45,7 @@ RULES: dict[str, dict[str, Any]] = {
     "indian-deals": {"variant": "indian", "format": "deals"},
     "indian-pool-101": {"variant": "indian", "format": "pool_101"},
     "indian-pool-201": {"variant": "indian", "format": "pool_201"},
+    "gin": {"variant": "gin", "target": 25},
 }
 
 Feature = Callable[[Move], bool]
@@ -91,6 +93,7 @@ FEATURES: dict[str, list[Feature]] = {
     "boathouse": [_concealed_out],
     "knock": [lambda move: isinstance(move, Knock)],
     "wrotham": [_meld_with_reading, _concealed_out],
+    "gin": [lambda move: isinstance(move, Knock), lambda move: isinstance(move, Pass)],
 }
 """Moves the strategies must have made in the games of a rule set: the variant's own."""
 
@@ -146,7 +149,7 @@ def test_a_bot_seat_plays_whole_games_of_every_variant_in_the_service(
             NewGame(
                 seats=[NewSeat("Ann"), NewSeat("Robo", bot=bot)],
                 rules=rules,
-                seed=f"variant-seat-{name}-{bot}",
+                seed=f"variant-seat-{name}-{bot}-2",
             )
         )
         for _ in range(3000):
@@ -167,9 +170,11 @@ def test_a_bot_seat_plays_whole_games_of_every_variant_in_the_service(
     assert verdict.outcome is Outcome.VERIFIED, verdict
 
 
-SHORTENED = {name for name, rules in RULES.items() if rules["variant"] not in ("wrotham", "indian")}
+SHORTENED = {
+    name for name, rules in RULES.items() if rules["variant"] not in ("wrotham", "indian", "gin")
+}
 """The rule sets a seat test cuts to one deal (Wrotham's six deals are fixed, an
-Indian format ends as it says)."""
+Indian format ends as it says, a gin game plays to its short target)."""
 
 STRENGTH_GAMES = 30
 
@@ -182,9 +187,9 @@ STRENGTH_GAMES = 30
 def test_basic_beats_random_in_every_variant(rules: dict[str, Any]):
     """A loose bound on a small sample, to stay quick; the measured rates over 200
     games per variant are in docs (the report of `rummy simulate`)."""
-    report = simulate(
-        STRENGTH_GAMES, ["basic", "random"], rules=RuleSet.from_dict(rules), seed="strength"
-    )
+    # The rules of a new two-seat game (500 Rum's hand and Indian's pack follow the seats).
+    table_rules = RuleSet.from_dict(rules, players=2)
+    report = simulate(STRENGTH_GAMES, ["basic", "random"], rules=table_rules, seed="strength")
     assert report.unfinished == 0
     assert report.wins["basic"] >= 0.6 * STRENGTH_GAMES, report.text()
 
@@ -211,3 +216,17 @@ def test_basic_wins_nine_of_ten_indian_points_deals_against_random():
     )
     assert report.unfinished == 0
     assert report.wins["basic"] >= 0.9 * games, report.text()
+
+
+GIN_GAMES = 100
+
+
+def test_basic_wins_nine_of_ten_two_player_gin_games_against_random():
+    report = simulate(
+        GIN_GAMES,
+        ["basic", "random"],
+        rules=RuleSet.from_dict({"variant": "gin"}, players=2),
+        seed="gin-strength",
+    )
+    assert report.unfinished == 0
+    assert report.wins["basic"] >= 0.9 * GIN_GAMES, report.text()

@@ -176,6 +176,67 @@ def _a_legal_action(m: Any, legal: Any) -> Any:
     return m.DiscardAction(type_=m.DiscardActionType.DISCARD, card=m.CardCode(legal.discard[0]))
 
 
+@pytest.mark.parametrize(
+    "rules",
+    [
+        {"variant": "gin", "target": 10, "max_hands": 4},
+        {"variant": "rummy500", "target": 100, "max_hands": 2},
+    ],
+    ids=["gin", "rummy500"],
+)
+def test_a_generated_client_plays_gin_and_500_rum(
+    rc: Any, server_url: str, rules: dict[str, Any]
+) -> None:
+    """The upcard offer's pass, a knock, a deep draw from the spread pile: each sent
+    as generated models, until the game ends (won, or capped by `max_hands`)."""
+    m = rc.models
+    public = rc.package.Client(base_url=server_url, raise_on_unexpected_status=True)
+    body = {"players": [{"name": "Ann"}, {"name": "Ben"}], "rules": rules}
+    created = rc.call("games.create_game", client=public, body=m.CreateGame.from_dict(body))
+    game_id = UUID(created.game_id)
+    players = {
+        seat.seat: rc.package.AuthenticatedClient(base_url=server_url, token=seat.token)
+        for seat in created.players
+    }
+    sent: set[tuple[str, int]] = set()
+    """Each action's type and, for a draw, how many cards it took (1 unless given)."""
+    view = rc.call("games.get_game", game_id=game_id, client=public)
+    for _ in range(MAX_REQUESTS):
+        if view.status in (m.Status.FINISHED, m.Status.ABORTED):
+            break
+        mine = rc.call("games.get_game", game_id=game_id, client=players[view.turn])
+        action = _a_family_action(m, mine.legal)
+        plain = action.to_dict()
+        sent.add((plain["type"], plain.get("count", 1)))
+        view = rc.call(
+            "games.play_actions", game_id=game_id, client=players[view.turn], body=action
+        )
+    assert view.status in (m.Status.FINISHED, m.Status.ABORTED)
+    page = rc.call("games.list_events", game_id=game_id, client=players[0], after=0, limit=1000)
+    assert not [event for event in page.events if isinstance(event, m.UnknownEvent)]
+    kinds = {type(event).__name__ for event in page.events}
+    if rules["variant"] == "gin":
+        assert {("pass", 1), ("knock", 1)} <= sent, sent
+        assert {"UpcardPassedView", "KnockedView", "HandEndedView"} <= kinds, kinds
+    else:
+        assert any(kind == "draw" and count > 1 for kind, count in sent), sent
+        assert {"MeldLaidView", "HandEndedView"} <= kinds, kinds
+
+
+def _a_family_action(m: Any, legal: Any) -> Any:
+    """Gin: pass the upcard, knock as soon as it may; 500 Rum: take the deepest pile
+    card it may (its called card is then melded: `legal` offers no discard before);
+    else the first thing `legal` offers."""
+    if legal.can_pass:
+        return m.PassAction(type_=m.PassActionType.PASS)
+    if legal.knock:
+        return m.KnockAction(type_=m.KnockActionType.KNOCK, card=m.CardCode(legal.knock[0]))
+    deepest = max(legal.pile_counts or [1])
+    if legal.draw and deepest > 1:
+        return m.DrawAction(type_=m.DrawActionType.DRAW, source=m.Source.DISCARD, count=deepest)
+    return _a_legal_action(m, legal)
+
+
 def test_a_page_with_an_event_type_it_does_not_know_still_parses(rc: Any, server_url: str) -> None:
     """A newer service may add event types: the generated client reads such an
     event as `UnknownEvent` (the document's room for them) and every other event
@@ -193,6 +254,7 @@ def test_a_page_with_an_event_type_it_does_not_know_still_parses(rc: Any, server
         "version": 99,
         "at": "2026-12-01T10:00:00Z",
         "seat": 1,
+        "chain": "0" * 64,  # every event served carries its head, a new type's too
         "card": "QS",
     }
     raw["events"].insert(1, novel)

@@ -12,6 +12,7 @@ audit export, and prints what it saw.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -19,7 +20,7 @@ import httpx
 import pytest
 
 from tests.clients.conftest import new_game_body
-from tests.clients.tools import HERE, NODE_MODULES, OPENAPI_PATH, npm_tool, run
+from tests.clients.tools import HERE, NODE_MODULES, OPENAPI_PATH, ROOT, npm_tool, run
 
 
 def generator_complaints(printed: str) -> list[str]:
@@ -71,3 +72,17 @@ def test_the_typescript_client_plays_a_whole_game(program: Path, server_url: str
         seen["winner"],
         seen["version"],
     )
+
+
+def test_the_documented_recipe_pins_what_the_tests_pin() -> None:
+    """openapi-typescript 7.13 crashes with TypeScript 7: the recipe in docs/api.md
+    names every package with the exact version package.json pins, TypeScript 5."""
+    pinned = json.loads((HERE / "package.json").read_text(encoding="utf-8"))["devDependencies"]
+    assert all(re.fullmatch(r"\d+\.\d+\.\d+", version) for version in pinned.values()), pinned
+    assert pinned["typescript"].startswith("5.")
+    guide = (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
+    recipe = guide.partition("### A TypeScript client")[2].partition("\n### ")[0]
+    named = dict(re.findall(r"(?<![\w@/-])((?:@[\w-]+/)?[\w-]+)@(\d[\w.-]*)", recipe))
+    assert set(named) == {"typescript", "openapi-typescript", "openapi-fetch"}
+    assert named == {name: pinned[name] for name in named}
+    assert "npx -y -p typescript@" in recipe

@@ -1,10 +1,11 @@
 """What the client tests need from outside Python, and how they find it.
 
 The npm tools (the two linters, openapi-typescript, openapi-fetch, TypeScript,
-tsx) are pinned in package.json and package-lock.json beside this module and
-installed by `npm ci` here (`.ci/run` does it). Without them, a developer's
-run skips these tests and says how to install them; CI (`CI` set) fails
-instead, so a missing install can never pass for green.
+tsx; and axe-core, for the web client's accessibility test) are pinned in
+package.json and package-lock.json beside this module and installed by `npm ci`
+here (`.ci/run` does it). Without them, a developer's run skips these tests
+and says how to install them; CI (`CI` set) fails instead, so a missing
+install can never pass for green.
 """
 
 from __future__ import annotations

@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
-from service.api.problem_types import PROBLEM_TYPES
+from service.api.docs.problem_types import PROBLEM_TYPES
 from service.domain.fairness import DealMode
 from service.domain.melds import End, MeldKind
 from service.domain.state import HandEnding, Phase, Source, Status
-from service.projections.events import EventView
+from service.projections.event_views import EventView
 from tests.contract.test_openapi_drift import committed
 
 SCHEMAS: dict[str, Any] = committed()["components"]["schemas"]
@@ -123,6 +123,7 @@ def test_actions_are_a_discriminated_union() -> None:
             "knock",
             "lay_off",
             "meld",
+            "pass",
             "submit_groups",
             "swap",
         ]

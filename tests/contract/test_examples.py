@@ -15,7 +15,7 @@ from typing import Any
 import jsonschema_rs
 from litestar.testing import TestClient
 
-from service.domain.rules import Variant
+from service.domain.rule_values import Variant
 from tests.api.client import make_app
 from tests.contract.test_openapi_drift import committed
 

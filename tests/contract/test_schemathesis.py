@@ -37,6 +37,7 @@ from schemathesis.hooks import HookContext
 from schemathesis.openapi.checks import RejectedPositiveData
 from schemathesis.schemas import BaseSchema
 
+from service.api.printable import name_problem
 from service.domain.errors import InvalidRules, InvalidSeating
 from service.domain.rules import RuleSet
 from service.game import application
@@ -93,9 +94,9 @@ STATEFUL_REJECTIONS = {
 
 def _breaks_a_cross_field_rule(case: Case[Any], response: Response) -> bool:
     """A new game the service refuses for a rule the `CreateGame` schema states only
-    in words (service/api/openapi.py: schemas that state them branch by seat count,
-    which client generators cannot parse): how the players, `seats` and `dealer`
-    seat people (422 invalid_seating), a hand size that leaves no stock for that
+    in words (service/api/docs/new_game_schema.py: schemas that state them branch by
+    seat count, which client generators cannot parse): how the players, `seats` and
+    `dealer` seat people (422 invalid_seating), a hand size that leaves no stock for that
     many seats or a player count the variant does not seat (422 invalid_rules), and
     deck orders that are not the pack of the game's rules (422 invalid_deck). Every
     other rule of a new game is in the schema."""
@@ -133,11 +134,47 @@ def filter_failure(
     allowed = STATEFUL_REJECTIONS.get(case.operation.label, set())
     if (response.status_code, _problem_code(response)) in allowed:
         return False
+    if _names_a_code_point_refused_in_words(case, response):
+        return False
     if case.operation.label == "POST /games":
         return not _breaks_a_cross_field_rule(case, response)
     if case.operation.label == "POST /games/{game_id}/actions":
         return not _reads_cards_it_does_not_name(case, response)
+    if case.operation.label == "GET /games/{game_id}/replay":
+        return not _asks_a_seat_the_game_lacks(response)
     return True
+
+
+def _asks_a_seat_the_game_lacks(response: Response) -> bool:
+    """A replay's `seat` past the game's last seat (422: the schema allows every
+    seat a game may have, 0 to 5; how many this one has, only the game knows)."""
+    body = _json(response)
+    return (
+        (response.status_code, _problem_code(response)) == (422, "invalid_request")
+        and isinstance(body, dict)
+        and "this game has seats" in str(body.get("detail"))
+    )
+
+
+def _names_a_code_point_refused_in_words(case: Case[Any], response: Response) -> bool:
+    """A player's name the service refuses for a code point above U+FFFF (422, stated
+    in the name's description: its pattern holds the rule up to U+FFFF only, so that
+    engines without Unicode mode can read it; service/api/printable.py)."""
+    if (response.status_code, _problem_code(response)) != (422, "invalid_body"):
+        return False
+    body: Any = case.body
+    if not isinstance(body, dict):
+        return False
+    players: Any = body.get("players")
+    if not isinstance(players, list):
+        players = []
+    names = [body.get("name"), *(p.get("name") for p in players if isinstance(p, dict))]
+    return any(
+        isinstance(name, str)
+        and any(ord(char) > 0xFFFF for char in name)
+        and name_problem(name) is not None
+        for name in names
+    )
 
 
 def _reads_cards_it_does_not_name(case: Case[Any], response: Response) -> bool:

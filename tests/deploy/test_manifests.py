@@ -7,6 +7,7 @@ structure only: no Docker engine or compose runs here."""
 from __future__ import annotations
 
 import re
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -69,6 +70,19 @@ def test_every_kind_the_issue_asks_for_is_there() -> None:
         "PodDisruptionBudget",
         "HorizontalPodAutoscaler",
     }
+
+
+def test_images_are_tagged_with_the_packages_version() -> None:
+    with (ROOT / "pyproject.toml").open("rb") as file:
+        version = tomllib.load(file)["project"]["version"]
+    [container] = _resource("Deployment")["spec"]["template"]["spec"]["containers"]
+    assert container["image"] == f"registry.example.com/straight-rummy:{version}"
+    kustomization = yaml.safe_load((K8S / "kustomization.yaml").read_text(encoding="utf-8"))
+    assert [image["newTag"] for image in kustomization["images"]] == [version]
+    readme = (DEPLOY / "README.md").read_text(encoding="utf-8")
+    tags = re.findall(r"straight-rummy:(\d[\w.+-]*)", readme)
+    assert tags, "the README's build commands name a version"
+    assert set(tags) == {version}, "the README builds the package's version"
 
 
 def test_kustomization_lists_every_manifest_but_the_secret() -> None:

@@ -11,7 +11,8 @@ from itertools import combinations
 
 from service.domain.actions import Action, Discard, Meld
 from service.domain.cards import Card
-from service.domain.rules import Aces, GoingOut, RuleSet
+from service.domain.rule_values import Aces, GoingOut
+from service.domain.rules import RuleSet
 from tests.domain.wild_oracle import target_melds
 
 # Ranks a run may climb through (A = 1 ... K = 13), written out by hand: every run is

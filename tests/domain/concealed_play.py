@@ -18,6 +18,7 @@ from itertools import combinations
 import pytest
 from hypothesis import event
 
+from service.domain import changes
 from service.domain import events as ev
 from service.domain.actions import Action, Discard, Draw, LayOff, Meld, Swap
 from service.domain.cards import Card
@@ -25,7 +26,7 @@ from service.domain.decks import SeededDecks
 from service.domain.errors import IllegalMove
 from service.domain.legal import NO_MOVES
 from service.domain.play import play
-from service.domain.rules import GoingOut, Variant
+from service.domain.rule_values import GoingOut, Variant
 from service.domain.state import HandEnding, Phase, Source, Table
 from service.domain.turns import action_problem, is_legal, legal_moves
 from tests.domain.concealed_oracle import going_out_list, is_meld, wild_going_out_list
@@ -83,7 +84,7 @@ def check_step(run: Run) -> list[Action] | None:
     assert hand is not None
     seat = hand.turn
     moves = legal_moves(table, seat)
-    for other in range(table.players):
+    for other in range(table.seat_count):
         if other != seat:
             assert legal_moves(table, other) == NO_MOVES
             assert not is_legal(table, other, Draw(Source.STOCK))
@@ -186,7 +187,7 @@ def step(run: Run) -> None:
     else:
         actions = [Discard(throw(run, list(moves.discard)))]
     run.events.extend(play(table, seat, actions, run.decks))
-    if table.hand_number != number or table.finished:
+    if table.hand_number != number or table.over:
         run.hands_ended += 1
         assert table.last_hand is not None
         event(f"a hand ended: {table.last_hand.how}")
@@ -213,5 +214,5 @@ def replayed(base: Table, made: list[ev.Event]) -> Table:
     fresh = copy.deepcopy(base)
     for made_event in made:
         name, data = ev.plain(made_event)
-        ev.apply(fresh, ev.from_plain(name, ev.actor(made_event), data))
+        changes.apply(fresh, ev.from_plain(name, ev.actor(made_event), data))
     return fresh

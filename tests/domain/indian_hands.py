@@ -8,7 +8,7 @@ import random
 from collections import Counter
 
 from service.domain.cards import FULL_DECK, JOKER, RANKS, SUITS, Card, Rank
-from service.domain.groups import GroupKind, group_kind
+from service.domain.indian.judge import GroupKind, group_kind
 from tests.domain.indian_oracle import hand_groups
 from tests.domain.tables import cards
 

@@ -18,12 +18,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 
-from service.domain import groupings
 from service.domain.actions import Action, Declare, Discard, Draw, Drop, SubmitGroups
 from service.domain.cards import JOKER, RANKS, SUITS, Card, Rank
-from service.domain.groups import wild_rank_of
+from service.domain.indian import groupings
+from service.domain.indian.judge import wild_rank_of
 from service.domain.rules import RuleSet
-from service.domain.state import DealStatus, Phase, Source, Table
+from service.domain.state import DealStatus, Phase, Source, Table, indian_of
 from service.domain.turns import legal_moves
 
 Group = tuple[Card, ...]
@@ -179,8 +179,10 @@ def acting_seat(table: Table, rng: random.Random) -> int:
     hand = table.hand
     assert hand is not None
     if hand.phase is Phase.SHOW:
-        assert hand.statuses is not None
-        return rng.choice([s for s, st in enumerate(hand.statuses) if st is DealStatus.TO_SUBMIT])
+        assert hand.indian is not None
+        return rng.choice(
+            [s for s, st in enumerate(hand.indian.statuses) if st is DealStatus.TO_SUBMIT]
+        )
     return hand.turn
 
 
@@ -190,7 +192,7 @@ def choose(table: Table, seat: int, rng: random.Random, plants: Plants) -> Actio
     assert hand is not None
     moves = legal_moves(table, seat)
     held = hand.hands[seat]
-    wild = hand.wild
+    wild = indian_of(hand).wild
     full_count = table.rules.full_count
     assert wild is not None
     assert full_count is not None

@@ -20,9 +20,9 @@ from enum import Enum
 from service.domain.actions import Declare, Discard, Drop, SubmitGroups
 from service.domain.cards import RANKS, SUITS, Card, Rank
 from service.domain.events import CardDrawn, Event
-from service.domain.groups import wild_rank_of
+from service.domain.indian.judge import wild_rank_of
 from service.domain.rules import RuleSet
-from service.domain.state import DealStatus, Phase
+from service.domain.state import DealStatus, Phase, indian_of
 from tests.domain.tables import STOCK, Codes, Game, cards, completed_deck, seated_game
 
 Groups = tuple[tuple[Card, ...], ...]
@@ -258,7 +258,7 @@ def play_deal(game: Game, deal: Deal, *, most_moves: int = 200) -> list[Event]:
         if game.table.finished or game.table.hand_number != number:
             return made
         hand = game.hand
-        statuses = hand.statuses
+        statuses = indian_of(hand).statuses
         assert statuses is not None
         if hand.phase is Phase.SHOW:
             order = deal.submit_order or sorted(deal.parts)
@@ -270,7 +270,7 @@ def play_deal(game: Game, deal: Deal, *, most_moves: int = 200) -> list[Event]:
         pending = any(
             statuses[s] is DealStatus.IN and p.does in _EXITS for s, p in deal.parts.items()
         )
-        if does is Does.FIRST_DROP or (does is Does.MIDDLE_DROP and hand.drawn[seat]):
+        if does is Does.FIRST_DROP or (does is Does.MIDDLE_DROP and indian_of(hand).drawn[seat]):
             made += game.act(seat, Drop())
         elif does is Does.WRONG_SHOW or (does is Does.DECLARES and not pending):
             drawn = game.act(seat, STOCK)

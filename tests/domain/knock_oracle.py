@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from itertools import combinations, pairwise
 
 from service.domain.cards import Card, Rank
-from service.domain.rules import Aces, RuleSet
+from service.domain.rule_values import Aces
+from service.domain.rules import RuleSet
 
 COURT = 10
 

@@ -197,7 +197,7 @@ def seated_game(
     seed: str = "tables",
 ) -> Game:
     """A table with every seat taken and hand 1 dealt."""
-    table = Table(rules=rules, players=players, seated=[True] * players, first_dealer=dealer)
+    table = Table(rules=rules, seat_count=players, seated=[True] * players, first_dealer=dealer)
     decks = SeededDecks(
         seed=seed, client_seeds=("",) * players, explicit=tuple(explicit), pack=rules.pack
     )
@@ -233,3 +233,26 @@ def random_legal_action(table: Table, rng: random.Random) -> tuple[int, Action]:
     if plays and rng.random() < 0.8:
         return seat, rng.choice(plays)
     return seat, Discard(rng.choice(moves.discard))
+
+
+VARIANT_RULES: dict[str, dict[str, object]] = {
+    "classic": {},
+    "wild": {"variant": "wild"},
+    "boathouse": {"variant": "boathouse"},
+    "knock": {"variant": "knock"},
+    "wrotham": {"variant": "wrotham"},
+    "indian": {"variant": "indian"},
+    "gin": {"variant": "gin"},
+    "rummy500": {"variant": "rummy500"},
+}
+"""Each variant's rules at their defaults, by the variant's name."""
+
+
+def dealt_table(variant: str, seed: str) -> tuple[Table, SeededDecks]:
+    """A two-seat table of `variant` (`VARIANT_RULES`) with its first hand dealt from
+    `seed`, and the decks it plays on with."""
+    rules = RuleSet.from_dict(VARIANT_RULES[variant], players=2)
+    table = Table(rules=rules, seat_count=2, seated=[True, True])
+    decks = SeededDecks(seed=seed, client_seeds=("", ""), pack=rules.pack)
+    start(table, decks)
+    return table, decks

@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 
 from service.domain.decks import SeededDecks
 from service.domain.play import start
-from service.domain.rules import Exhausted, GoingOut, RuleSet, Scoring
+from service.domain.rule_values import Exhausted, GoingOut, Scoring
+from service.domain.rules import RuleSet
 from service.domain.state import Table
 from tests.domain.concealed_play import Run, replayed, step
 
@@ -45,7 +46,7 @@ def runs(draw: st.DrawFn) -> Run:
         options["target"] = draw(st.integers(1, 150))
     rules = RuleSet.from_dict({"variant": "boathouse", **options})
     dealer = draw(st.none() | st.integers(0, 1))
-    table = Table(rules=rules, players=2, seated=[True, True], first_dealer=dealer)
+    table = Table(rules=rules, seat_count=2, seated=[True, True], first_dealer=dealer)
     decks = SeededDecks(seed=draw(st.text(max_size=6)), client_seeds=("a", "b"), pack=rules.pack)
     run = Run(table, decks, random.Random(draw(st.integers(0, 2**32))), base=table.copy())
     run.events.extend(start(table, decks))
@@ -61,7 +62,7 @@ def test_random_boathouse_play_keeps_every_rule_and_replays_to_the_same_table(ru
     actions_in_hand = 0
     hands_before = 0
     for _ in range(600):
-        if run.table.finished:
+        if run.table.over:
             break
         step(run)
         actions_in_hand += 1

@@ -14,11 +14,21 @@ from service.domain import events
 from service.domain.cards import FULL_DECK, Card
 from service.domain.decks import SeededDecks
 from service.domain.errors import UnknownCard
-from service.domain.groups import Group, GroupKind
+from service.domain.indian.judge import Group, GroupKind
 from service.domain.melds import MeldKind
 from service.domain.play import play, start
 from service.domain.rules import RuleSet
-from service.domain.state import DropKind, LeaveReason, Source, Table
+from service.domain.state import (
+    AbortedBy,
+    DropKind,
+    GinFinal,
+    HandEnding,
+    KnockKind,
+    LaidOff,
+    LeaveReason,
+    Source,
+    Table,
+)
 from tests.domain.tables import random_legal_action
 
 
@@ -26,7 +36,9 @@ def played_events(seed: int, players: int = 3, moves: int = 400) -> list[events.
     """The events of `moves` random legal moves of a game that deals one card less
     than the stock can bear, so stocks run out and get recycled."""
     rng = random.Random(seed)
-    table = Table(rules=RuleSet(hand_size=10, target=40), players=players, seated=[True] * players)
+    table = Table(
+        rules=RuleSet(hand_size=10, target=40), seat_count=players, seated=[True] * players
+    )
     decks = SeededDecks(seed=f"events-{seed}", client_seeds=("",) * players)
     made = start(table, decks)
     for _ in range(moves):
@@ -66,6 +78,37 @@ EXAMPLES = [
     events.PlayerLeft(player=1, reason=LeaveReason.TIMED_OUT, replaced=True),
     events.PlayerLeft(
         player=2, reason=LeaveReason.RESIGNED, replaced=False, drop=DropKind.FIRST, points=20
+    ),
+    events.GameAborted(by=AbortedBy.CAP, reason="max_hands: the cap of 2 hands dealt is reached."),
+    events.TimeBankUsed(player=1, seconds=12),
+    # Gin: a pass, big gin (no card) with its arrangement, a result with lay-offs.
+    events.UpcardPassed(seat=1),
+    events.Knocked(
+        seat=1,
+        card=None,
+        kind=KnockKind.BIG_GIN,
+        melds=((AS, Card.parse("2S"), Card.parse("3S")),),
+    ),
+    events.GameFinished(
+        winner=0,
+        totals=(250, 0),
+        result=(
+            GinFinal(hands_won=2, box=50, game_bonus=100, shutout=True, total=250),
+            GinFinal(hands_won=0, box=0, game_bonus=0, shutout=False, total=0),
+        ),
+    ),
+    events.HandEnded(
+        hand_number=1,
+        how=HandEnding.KNOCK,
+        out_seat=None,
+        remaining=((AS,), (JK,)),
+        values=(1, 0),
+        points=(5, 0),
+        totals=(5, 0),
+        knocker=0,
+        deadwood=((AS,), ()),
+        laid_off=((), (LaidOff(card=JK, meld=0),)),
+        hand_winner=0,
     ),
 ]
 
@@ -132,6 +175,9 @@ def test_each_event_is_named_for_its_class_in_snake_case() -> None:
         "player_eliminated",
         "turn_timed_out",
         "player_left",
+        "game_aborted",
+        "time_bank_used",
+        "upcard_passed",
     ]
 
 

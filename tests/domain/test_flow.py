@@ -12,7 +12,8 @@ from service.domain.actions import Discard, LayOff, Meld
 from service.domain.errors import HandOver
 from service.domain.events import GameFinished, HandDealt, HandEnded
 from service.domain.play import play
-from service.domain.rules import Exhausted, RuleSet, Scoring, default_hand_size
+from service.domain.rule_values import Exhausted, Scoring
+from service.domain.rules import RuleSet, default_hand_size
 from service.domain.state import HandEnding, Source, Status
 from service.domain.turns import decide, legal_moves
 from tests.domain.tables import DISCARD, STOCK, Game, all_cards, card, cards, new_game, seated_game

@@ -15,7 +15,8 @@ from service.domain.events import (
     HandEnded,
     MeldLaid,
 )
-from service.domain.rules import GoingOut, RuleSet, RummyBonus, Scoring
+from service.domain.rule_values import GoingOut, RummyBonus, Scoring
+from service.domain.rules import RuleSet
 from service.domain.state import HandEnding
 from service.domain.turns import legal_moves
 from tests.domain.tables import DISCARD, STOCK, Game, card, cards, new_game

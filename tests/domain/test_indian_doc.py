@@ -18,9 +18,9 @@ from typing import Any
 from service.domain.actions import Declare, SubmitGroups
 from service.domain.cards import Card, Rank
 from service.domain.events import Declared, GameFinished, GroupsSubmitted, HandDealt
-from service.domain.groups import card_points
-from service.domain.rules import Format
-from service.domain.state import DealStatus, HandEnding, Phase
+from service.domain.indian.judge import card_points
+from service.domain.rule_values import Format
+from service.domain.state import DealStatus, HandEnding, Phase, indian_of
 from tests.domain.indian_tables import (
     LIFE_UP_TO,
     Does,
@@ -155,14 +155,14 @@ def test_the_wrong_show_costs_80_and_the_deal_goes_on_without_it() -> None:
     declared = the(game.act(0, Declare(Card.parse(drawn), groups(declare["groups"]))), Declared)
     assert shown_kinds(declared) == kinds(text)
     assert (declared.valid, declared.points) == (False, scores(text)[0])
-    assert game.hand.statuses is not None
-    assert game.hand.statuses[0].value == one(r"its status is `(\w+)`", text)
+    assert game.hand.indian is not None
+    assert game.hand.indian.statuses[0].value == one(r"its status is `(\w+)`", text)
     assert (game.hand.turn, game.hand.phase) == (
         int(one(r"seat (\d) plays next", text)),
         Phase.DRAW,
     )
     still_in = [int(s) for s in re.findall(r"\d", one(r"between (seats \d and \d)", text))]
-    assert [s for s, st in enumerate(game.hand.statuses) if st is DealStatus.IN] == still_in
+    assert [s for s, st in enumerate(game.hand.indian.statuses) if st is DealStatus.IN] == still_in
 
 
 def test_the_loser_without_a_pure_sequence_counts_all_13_cards() -> None:
@@ -208,7 +208,7 @@ def test_the_deal_example_gives_each_deck_position_its_seat() -> None:
     )
     assert (upcard, indicator, top) == (13 * 3, 13 * 3 + 1, 13 * 3 + 2)
     assert game.hand.discard == [deck[upcard]]
-    assert game.hand.indicator == deck[indicator]
+    assert indian_of(game.hand).indicator == deck[indicator]
     assert game.hand.stock[-1] == deck[top]
 
 
@@ -232,7 +232,7 @@ def test_a_joker_indicator_makes_the_aces_wild() -> None:
     dealt = the(game.events, HandDealt).deck
     assert {i: dealt[i].code for i in at} == at
     hand = game.hand
-    assert (hand.discard, hand.indicator, hand.wild) == (
+    assert (hand.discard, indian_of(hand).indicator, indian_of(hand).wild) == (
         cards([upcard]),
         Card.parse("JK"),
         Rank.ACE,
@@ -244,7 +244,11 @@ def test_a_joker_indicator_makes_the_aces_wild() -> None:
     declared = the(game.act(0, Declare(Card.parse(drawn), groups(declare["groups"]))), Declared)
     assert shown_kinds(declared) == kinds(text)
     assert (declared.valid, declared.points) == (True, scores(text)[0])
-    assert game.hand.statuses == [DealStatus.DECLARED, DealStatus.TO_SUBMIT, DealStatus.TO_SUBMIT]
+    assert indian_of(game.hand).statuses == [
+        DealStatus.DECLARED,
+        DealStatus.TO_SUBMIT,
+        DealStatus.TO_SUBMIT,
+    ]
 
 
 # --- the pool ----------------------------------------------------------------------------------

@@ -17,8 +17,9 @@ from service.domain.actions import Drop, SubmitGroups
 from service.domain.errors import InvalidRules
 from service.domain.events import GameFinished, HandDealt, HandEnded, PlayerEliminated
 from service.domain.legal import NO_MOVES
-from service.domain.rules import Aces, Exhausted, Format, RuleSet
-from service.domain.state import DealStatus, HandEnding
+from service.domain.rule_values import Aces, Exhausted, Format
+from service.domain.rules import RuleSet
+from service.domain.state import DealStatus, HandEnding, indian_of
 from service.domain.turns import legal_moves
 from tests.domain.indian_tables import Does, Plan, indian_rules, play_deal, scripted_game
 from tests.domain.tables import STOCK, Game
@@ -155,7 +156,7 @@ def test_deals_a_tie_for_the_most_chips_plays_on_among_the_tied_only() -> None:
     assert game.table.totals == [170, 170, 140]
     assert not game.table.finished
     assert dealt(game)[-1].seats == (0, 1)
-    assert game.hand.statuses == [DealStatus.IN, DealStatus.IN, DealStatus.SITTING_OUT]
+    assert indian_of(game.hand).statuses == [DealStatus.IN, DealStatus.IN, DealStatus.SITTING_OUT]
     assert game.hand.hands[2] == []
     for deal in deals[2:]:
         play_deal(game, deal)
@@ -215,7 +216,7 @@ def test_an_eliminated_seat_is_dealt_no_cards_cannot_act_and_never_comes_back() 
     play_deal(game, deals[0])
     play_deal(game, deals[1])
     assert dealt(game)[-1].seats == (0, 2)
-    assert game.hand.statuses == [DealStatus.IN, DealStatus.ELIMINATED, DealStatus.IN]
+    assert indian_of(game.hand).statuses == [DealStatus.IN, DealStatus.ELIMINATED, DealStatus.IN]
     assert game.hand.hands[1] == []
     assert legal_moves(game.table, 1) == NO_MOVES
     assert game.refuses(1, STOCK) == "not_in_deal"

@@ -12,8 +12,8 @@ from collections.abc import Sequence
 import pytest
 
 from service.domain.cards import Card, Rank
-from service.domain.groupings import Declaration, Grouping, best_declaration, best_grouping
-from service.domain.groups import GroupKind, card_points
+from service.domain.indian.groupings import Declaration, Grouping, best_declaration, best_grouping
+from service.domain.indian.judge import GroupKind, card_points
 from tests.domain.indian_hands import random_hand
 from tests.domain.indian_oracle import oracle_best
 from tests.domain.tables import cards

@@ -11,7 +11,14 @@ from collections import Counter
 from collections.abc import Sequence
 
 from service.domain.cards import JOKER, Card, Rank
-from service.domain.groups import GroupKind, Shown, card_points, group_kind, judge, wild_rank_of
+from service.domain.indian.judge import (
+    GroupKind,
+    Shown,
+    card_points,
+    group_kind,
+    judge,
+    wild_rank_of,
+)
 from tests.domain.indian_hands import declared_hand, random_group, random_groups, random_hand
 from tests.domain.indian_oracle import oracle_judge, reading_kind, wilds_kind
 from tests.domain.tables import cards

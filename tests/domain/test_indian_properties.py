@@ -20,19 +20,13 @@ from hypothesis import strategies as st
 from service.domain import events
 from service.domain.actions import Declare, Discard, Draw, Drop, SubmitGroups
 from service.domain.cards import Card, Rank
+from service.domain.changes import apply
 from service.domain.decks import SeededDecks
-from service.domain.events import (
-    CardDrawn,
-    Declared,
-    Event,
-    HandDealt,
-    HandEnded,
-    PlayerDropped,
-    apply,
-)
-from service.domain.groups import GroupKind
+from service.domain.events import CardDrawn, Declared, Event, HandDealt, HandEnded, PlayerDropped
+from service.domain.indian.judge import GroupKind
 from service.domain.play import play, start
-from service.domain.rules import Format, RuleSet
+from service.domain.rule_values import Format
+from service.domain.rules import RuleSet
 from service.domain.state import DealStatus, HandEnding, Phase, Source, Table
 from service.domain.turns import action_problem, legal_moves
 from tests.domain.indian_play import Plants, acting_seat, choose, key, planted_deck
@@ -105,7 +99,7 @@ def setups(draw: st.DrawFn) -> Setup:
         explicit=explicit,
         pack=rules.pack,
     )
-    table = Table(rules=rules, players=players, seated=[True] * players, first_dealer=dealer)
+    table = Table(rules=rules, seat_count=players, seated=[True] * players, first_dealer=dealer)
     return Setup(table, decks, rng, plants, copy.deepcopy(table))
 
 
@@ -175,10 +169,10 @@ def check_result(table: Table, ended: HandEnded, drops: dict[int, int]) -> None:
     rules = table.rules
     hand = table.hand
     assert hand is not None
-    assert hand.statuses is not None
-    assert hand.wild is not None
+    assert hand.indian is not None
+    assert hand.indian is not None
     assert rules.full_count is not None
-    statuses = hand.statuses
+    statuses = hand.indian.statuses
     assert ended.statuses == tuple(statuses)
     event(f"a deal ended: {ended.how}")
     if ended.out_seat is None:
@@ -194,7 +188,7 @@ def check_result(table: Table, ended: HandEnded, drops: dict[int, int]) -> None:
     else:
         assert ended.how is HandEnding.LAST_STANDING
         assert [s for s, st in enumerate(statuses) if st is DealStatus.IN] == [winner]
-    shows = {show.seat: show for show in hand.shows}
+    shows = {show.seat: show for show in hand.indian.shows}
     expected = []
     for seat, status in enumerate(statuses):
         if status is DealStatus.DROPPED:
@@ -203,7 +197,9 @@ def check_result(table: Table, ended: HandEnded, drops: dict[int, int]) -> None:
             expected.append(rules.full_count)
         elif status is DealStatus.SUBMITTED:
             held = hand.hands[seat]
-            expected.append(shown_count(held, shows[seat].groups, hand.wild, rules.full_count))
+            expected.append(
+                shown_count(held, shows[seat].groups, hand.indian.wild, rules.full_count)
+            )
         else:
             expected.append(0)
     assert list(ended.points) == expected
@@ -232,8 +228,8 @@ def run(setup: Setup, actions: int, before: Any = None) -> Recorder:
     recorder = Recorder(table, setup.plants)
     start(table, setup.decks, recorder)
     for _ in range(actions):
-        if table.finished:
-            event("a game finished")
+        if table.over:
+            event("a game finished" if table.finished else "a game reached a cap")
             break
         if before is not None:
             before(setup)
@@ -259,9 +255,9 @@ def check_legal_moves_exactly(setup: Setup) -> None:
     table = setup.table
     hand = table.hand
     assert hand is not None
-    assert hand.statuses is not None
+    assert hand.indian is not None
     cards = set(table.rules.pack)
-    for seat in range(table.players):
+    for seat in range(table.seat_count):
         moves = legal_moves(table, seat)
         for action in moves.actions():
             assert accepted(table, seat, action), action
@@ -278,7 +274,7 @@ def check_legal_moves_exactly(setup: Setup) -> None:
             rest.remove(finish)
             declared = accepted(table, seat, Declare(finish, (tuple(rest),)))
             assert declared == (moves.can_declare and finish in moves.discard)
-        if hand.statuses[seat] in OUT_OF_DEAL:
+        if hand.indian.statuses[seat] in OUT_OF_DEAL:
             event("checked a seat out of the deal")
             for action in (Draw(Source.STOCK), Drop(), SubmitGroups(())):
                 problem = action_problem(table, seat, action)
@@ -355,7 +351,7 @@ def test_planted_decks_plant_valid_declarations_that_the_engine_judges_valid() -
         plants = Plants()
         deck = planted_deck(rng, rules, players, players - 1, plants, planted=[0])
         table = Table(
-            rules=rules, players=players, seated=[True] * players, first_dealer=players - 1
+            rules=rules, seat_count=players, seated=[True] * players, first_dealer=players - 1
         )
         decks = SeededDecks(
             seed="", client_seeds=("",) * players, explicit=(deck,), pack=rules.pack

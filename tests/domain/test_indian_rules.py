@@ -40,10 +40,10 @@ from service.domain.events import (
     HandEnded,
     PlayerDropped,
 )
-from service.domain.groups import GroupKind
+from service.domain.indian.judge import GroupKind
 from service.domain.rules import RuleSet
 from service.domain.setup import check_new_game
-from service.domain.state import DealStatus, DropKind, HandEnding, Phase, Source
+from service.domain.state import DealStatus, DropKind, HandEnding, Phase, Source, indian_of
 from service.domain.turns import legal_moves
 from tests.domain.indian_tables import Shoe, groups_of, indian_game, indian_rules
 from tests.domain.tables import DISCARD, STOCK, Game, card, cards, seated_game
@@ -119,8 +119,8 @@ def pass_turn(game: Game, seat: int) -> None:
 
 
 def statuses(game: Game) -> list[DealStatus]:
-    assert game.hand.statuses is not None
-    return game.hand.statuses
+    assert game.hand.indian is not None
+    return game.hand.indian.statuses
 
 
 # --- Setup: "One deck + 1 JK for two players, two decks + 2 JK for 3-6" -----------------------
@@ -190,7 +190,7 @@ def test_thirteen_each_round_the_seats_then_the_upcard_the_indicator_and_the_sto
         assert deck[index] == hand.hands[seat][index // players]
     m = players
     assert hand.discard == [deck[13 * m]]
-    assert hand.indicator == deck[13 * m + 1]
+    assert indian_of(hand).indicator == deck[13 * m + 1]
     assert hand.out_of_play == [deck[13 * m + 1]]
     assert hand.stock[::-1] == list(deck[13 * m + 2 :])
     assert hand.turn == (dealer + 1) % players
@@ -206,7 +206,7 @@ def test_thirteen_each_round_the_seats_then_the_upcard_the_indicator_and_the_sto
 @pytest.mark.parametrize(("indicator", "wild"), [("7D", Rank.SEVEN), ("KC", Rank.KING)])
 def test_the_indicators_rank_is_wild_in_every_suit(indicator: str, wild: Rank) -> None:
     game = table_of(None, None, indicator=indicator)
-    assert game.hand.wild is wild
+    assert indian_of(game.hand).wild is wild
     # A card of that rank fills a gap of any run: 4H _ 6H with the indicator's rank.
     other = "C" if indicator[-1] != "C" else "D"
     filler = f"{indicator[:-1]}{other}"
@@ -218,7 +218,7 @@ def test_the_indicators_rank_is_wild_in_every_suit(indicator: str, wild: Rank) -
 
 def test_a_joker_as_indicator_makes_the_aces_wild() -> None:
     hand = table_of(None, None, indicator="JK").hand
-    assert (hand.wild, hand.indicator) == (Rank.ACE, JOKER)
+    assert (indian_of(hand).wild, indian_of(hand).indicator) == (Rank.ACE, JOKER)
     made = declaring(
         "AC 5H 6H", "9C 10C JC", "2D 3D 4D", "QS QH QD AD", finish="8S", indicator="JK"
     )
@@ -551,7 +551,7 @@ def test_a_wrong_show_scores_the_full_count_shows_its_groups_and_leaves_the_deal
     shown = declared(made)
     assert (shown.valid, shown.points) == (False, 60)
     assert [[c.code for c in group.cards] for group in shown.groups] == [g.split() for g in WRONG]
-    assert [show.seat for show in game.hand.shows] == [0]
+    assert [show.seat for show in indian_of(game.hand).shows] == [0]
     assert statuses(game) == [DealStatus.WRONG_SHOW, DealStatus.IN, DealStatus.IN]
     assert game.hand.hands[0] == []
     assert Counter(cards(VALID + " KD")) <= Counter(game.hand.out_of_play)

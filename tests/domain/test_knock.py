@@ -18,7 +18,8 @@ from service.domain.actions import Discard, Knock, LayOff, Meld, Swap
 from service.domain.cards import FULL_DECK, Card
 from service.domain.events import HandEnded, Knocked
 from service.domain.knock import arrange, pot
-from service.domain.rules import Aces, RuleSet
+from service.domain.rule_values import Aces
+from service.domain.rules import RuleSet
 from service.domain.state import HandEnding
 from service.domain.turns import legal_moves
 from tests.domain import knock_oracle

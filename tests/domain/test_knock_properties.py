@@ -18,12 +18,15 @@ from hypothesis import strategies as st
 from service.domain import events
 from service.domain.actions import Discard, Draw, Knock, LayOff, Meld, Swap
 from service.domain.cards import FULL_DECK
+from service.domain.changes import apply
 from service.domain.decks import SeededDecks
 from service.domain.errors import IllegalMove
-from service.domain.events import Event, HandEnded, Knocked, apply
+from service.domain.events import Event, HandEnded, Knocked
 from service.domain.legal import NO_MOVES
 from service.domain.play import play, start
-from service.domain.rules import MAX_PLAYERS, MIN_PLAYERS, VARIANTS, Exhausted, RuleSet, Variant
+from service.domain.presets import MAX_PLAYERS, MIN_PLAYERS, VARIANTS
+from service.domain.rule_values import Exhausted, Variant
+from service.domain.rules import RuleSet
 from service.domain.state import HandEnding, Phase, Source, Table
 from service.domain.turns import action_problem, is_legal, legal_moves
 from tests.domain import knock_oracle
@@ -66,7 +69,7 @@ def setups(draw: st.DrawFn) -> Setup:
     players = draw(st.integers(MIN_PLAYERS, MAX_PLAYERS))
     rules = RuleSet.from_dict(draw(knock_rule_dicts(players)))
     dealer = draw(st.none() | st.integers(0, players - 1))
-    table = Table(rules=rules, players=players, seated=[True] * players, first_dealer=dealer)
+    table = Table(rules=rules, seat_count=players, seated=[True] * players, first_dealer=dealer)
     decks = SeededDecks(
         seed=draw(st.text(max_size=8)), client_seeds=tuple(str(s) for s in range(players))
     )
@@ -105,7 +108,7 @@ def run(setup: Setup, actions: int, before: Any = None) -> tuple[Recorder, list[
     per_hand: list[int] = []
     in_hand = 0
     for _ in range(actions):
-        if table.finished:
+        if table.over:
             break
         if before is not None:
             before(setup)
@@ -113,7 +116,7 @@ def run(setup: Setup, actions: int, before: Any = None) -> tuple[Recorder, list[
         seat, action = random_legal_action(table, setup.rng)
         play(table, seat, [action], setup.decks, recorder)
         in_hand += 1
-        if table.hand_number != number or table.finished:
+        if table.hand_number != number or table.over:
             per_hand.append(in_hand)
             in_hand = 0
     if table.finished:
@@ -179,7 +182,7 @@ def check_legal_moves_exactly(setup: Setup) -> None:
     seat = hand.turn
     moves = legal_moves(table, seat)
     assert (moves.melds, moves.lay_offs, moves.swaps, moves.meld_readings) == ((), (), (), ())
-    for other in range(table.players):
+    for other in range(table.seat_count):
         if other != seat:
             assert legal_moves(table, other) == NO_MOVES
             check_refused(table, other, Knock(setup.rng.choice(FULL_DECK)))
@@ -215,7 +218,7 @@ def test_the_legal_moves_are_exactly_the_moves_accepted(setup: Setup) -> None:
 
 def test_a_refused_knock_changes_nothing() -> None:
     rules = RuleSet.from_dict({"variant": "knock"})
-    table = Table(rules=rules, players=2, seated=[True, True], first_dealer=0)
+    table = Table(rules=rules, seat_count=2, seated=[True, True], first_dealer=0)
     decks = SeededDecks(seed="refused", client_seeds=("", ""))
     start(table, decks)
     assert table.hand is not None

@@ -1,6 +1,7 @@
 """docs/rules.md "Leaving and turn clocks", sentence by sentence, on the domain's
-tables: the three options, a timeout and its count, the takeover, a leave, a
-resignation, and a forfeit in the Western variants and in each Indian format."""
+tables: the four options, a timeout and its count, the takeover, a leave, a
+resignation, a forfeit in the Western variants and in each Indian format, and the
+time bank."""
 
 from __future__ import annotations
 
@@ -10,9 +11,11 @@ import pytest
 
 from service.domain.actions import Declare, Discard, Draw, Drop, Meld, SubmitGroups
 from service.domain.cards import Card, Rank
+from service.domain.changes import apply
 from service.domain.errors import (
     GameNotStarted,
     GameOver,
+    IllegalMove,
     InvalidRules,
     NotYourTurn,
     SeatLeft,
@@ -25,22 +28,35 @@ from service.domain.events import (
     HandDealt,
     PlayerEliminated,
     PlayerLeft,
+    TimeBankUsed,
     TurnTimedOut,
-    apply,
 )
 from service.domain.flow import settle
-from service.domain.groupings import best_grouping
+from service.domain.indian.groupings import best_grouping
 from service.domain.knock import pot
 from service.domain.leaving import (
+    bank_problem,
+    decide_bank_use,
     decide_leave,
     decide_timeout,
     leave_problem,
+    seats_timing_out,
     timeout_problem,
     turn_key,
 )
-from service.domain.rules import CLASSIC, Abandon, Exhausted, RuleSet
+from service.domain.rule_values import Abandon, Exhausted
+from service.domain.rules import CLASSIC, RuleSet
 from service.domain.scoring import game_winner, points_for_values
-from service.domain.state import DealStatus, DropKind, LeaveReason, Phase, Source, Status, Table
+from service.domain.state import (
+    DealStatus,
+    DropKind,
+    LeaveReason,
+    Phase,
+    Source,
+    Status,
+    Table,
+    indian_of,
+)
 from tests.domain.indian_tables import groups_of, indian_game, indian_rules
 from tests.domain.tables import Game, card, cards, new_game, seated_game
 
@@ -226,7 +242,7 @@ def test_one_clock_covers_the_whole_turn_and_the_next_turn_has_its_own() -> None
 
 
 def test_nobody_leaves_before_the_start_or_after_the_end() -> None:
-    waiting = Table(rules=CLASSIC, players=2, seated=[True, False])
+    waiting = Table(rules=CLASSIC, seat_count=2, seated=[True, False])
     assert isinstance(leave_problem(waiting, 0), GameNotStarted)
     game = seated_game(CLASSIC, 2)
     leave(game, 0, resign=True)
@@ -363,8 +379,8 @@ def test_indian_a_forfeit_before_drawing_is_a_first_drop_its_cards_set_aside() -
     )
     assert game.hand.hands[seat] == []
     assert Counter(held) <= Counter(game.hand.out_of_play)
-    assert game.hand.statuses is not None
-    assert game.hand.statuses[seat] is DealStatus.DROPPED
+    assert game.hand.indian is not None
+    assert game.hand.indian.statuses[seat] is DealStatus.DROPPED
     assert game.hand.turn != seat, "its turn passes on"
     assert pack_kept(game)
 
@@ -394,7 +410,7 @@ def test_indian_a_seat_out_of_the_deal_scores_nothing_more_this_deal() -> None:
     game.act(seat, Drop())
     made = leave(game, seat)
     assert made == [PlayerLeft(player=seat, reason=LeaveReason.LEFT, replaced=False)]
-    assert game.hand.deal_points[seat] == 20
+    assert indian_of(game.hand).deal_points[seat] == 20
 
 
 def test_indian_with_one_seat_left_in_the_game_it_wins() -> None:
@@ -424,8 +440,8 @@ def test_indian_deals_a_forfeiter_sits_out_every_later_deal() -> None:
     while game.table.hand is not None and game.hand.number == first:
         _drop_or_finish(game)
     assert game.table.hand is not None
-    assert game.hand.statuses is not None
-    assert game.hand.statuses[seat] is DealStatus.SITTING_OUT
+    assert game.hand.indian is not None
+    assert game.hand.indian.statuses[seat] is DealStatus.SITTING_OUT
     assert game.hand.hands[seat] == []
 
 
@@ -453,9 +469,27 @@ def test_indian_the_show_has_one_clock_for_every_seat_still_to_show() -> None:
     assert turn_key(game.table) == clock, "the same clock: the show's"
 
 
+def test_a_turn_s_clock_times_out_the_seat_whose_turn_it_is_alone() -> None:
+    game = seated_game(rules(turn_seconds=30, time_bank_seconds=60), 2)
+    seat = game.hand.turn
+    assert seats_timing_out(game.table, seat, [False, False], lambda _: True) == [seat]
+
+
+def test_indian_the_show_s_clock_times_out_each_person_to_show_whose_bank_is_spent() -> None:
+    game, declarer, first = _show(3, **BANKED)
+    second = next(seat for seat in range(3) if seat not in (declarer, first))
+    people = [False, False, False]
+    assert seats_timing_out(game.table, first, people, lambda _: True) == sorted((first, second))
+    assert seats_timing_out(game.table, first, people, lambda seat: seat == second) == [second]
+    bots = [seat == second for seat in range(3)]
+    assert seats_timing_out(game.table, first, bots, lambda _: True) == [first], "a bot shows"
+    game.act(first, SubmitGroups(best_grouping(game.hand.hands[first], _wild(game), 80).groups))
+    assert seats_timing_out(game.table, first, people, lambda _: True) == [second]
+
+
 def _wild(game: Game) -> Rank:
-    assert game.hand.wild is not None
-    return game.hand.wild
+    assert game.hand.indian is not None
+    return game.hand.indian.wild
 
 
 def _drop_or_finish(game: Game) -> list[Event]:
@@ -488,3 +522,94 @@ def _show(players: int, **options: object) -> tuple[Game, int, int]:
     assert game.hand.phase is Phase.SHOW, "the planted hand declares validly"
     other = game.hand.to_act()
     return game, declarer, other
+
+
+# --- the time bank ----------------------------------------------------------------------
+
+BANKED = {"turn_seconds": 30, "time_bank_seconds": 60}
+
+
+def spend(game: Game, seat: int, seconds: int) -> list[Event]:
+    return record(game, decide_bank_use(game.table, seat, seconds))
+
+
+def test_the_bank_defaults_to_none_is_not_stored_but_views_show_it() -> None:
+    assert CLASSIC.time_bank_seconds == 0
+    assert "time_bank_seconds" not in rules(turn_seconds=30).to_dict()
+    assert CLASSIC.shown()["time_bank_seconds"] == 0
+    given = rules(**BANKED)
+    assert given.to_dict()["time_bank_seconds"] == 60
+    assert RuleSet.from_dict(given.to_dict()) == given
+
+
+@pytest.mark.parametrize("value", [-1, 601])
+def test_a_bank_out_of_range_is_invalid_rules_naming_it(value: int) -> None:
+    with pytest.raises(InvalidRules, match="time_bank_seconds"):
+        rules(turn_seconds=30, time_bank_seconds=value)
+
+
+def test_a_bank_without_a_clock_is_invalid_rules_naming_it() -> None:
+    with pytest.raises(InvalidRules, match=r"time_bank_seconds.*turn_seconds"):
+        rules(time_bank_seconds=30)
+    assert rules(time_bank_seconds=0).time_bank_seconds == 0, "0 is no bank"
+
+
+@pytest.mark.parametrize("variant", ["classic", "wild", "boathouse", "knock", "wrotham", "indian"])
+def test_every_variant_with_a_clock_may_have_a_bank(variant: str) -> None:
+    built = RuleSet.from_dict({"variant": variant, **BANKED, "time_bank_seconds": 600}, players=2)
+    assert built.time_bank_seconds == 600
+
+
+def test_every_seat_starts_with_the_whole_bank() -> None:
+    game = seated_game(rules(**BANKED), 3)
+    assert game.table.bank_left == [60, 60, 60]
+
+
+def test_the_seat_to_act_spends_its_bank_and_it_is_never_refilled() -> None:
+    game = seated_game(rules(**BANKED), 2)
+    seat = game.hand.turn
+    assert spend(game, seat, 12) == [TimeBankUsed(player=seat, seconds=12)]
+    assert game.table.bank_left[seat] == 48
+    turn(game, seat)
+    turn(game, 1 - seat)
+    assert game.table.bank_left[seat] == 48, "a new turn, its own or another's: no refill"
+    assert game.table.bank_left[1 - seat] == 60
+
+
+def test_a_bank_is_spent_a_whole_second_at_least_and_never_below_zero() -> None:
+    game = seated_game(rules(**BANKED), 2)
+    seat = game.hand.turn
+    for seconds in (0, -5, 61):
+        with pytest.raises(IllegalMove):
+            decide_bank_use(game.table, seat, seconds)
+    spend(game, seat, 60)
+    with pytest.raises(IllegalMove, match="0 s of its time bank left"):
+        decide_bank_use(game.table, seat, 1)
+
+
+def test_only_the_seat_the_game_waits_for_spends_and_only_with_a_bank() -> None:
+    game = seated_game(rules(**BANKED), 2)
+    assert isinstance(bank_problem(game.table, 1 - game.hand.turn, 5), NotYourTurn)
+    unbanked = seated_game(rules(turn_seconds=30), 2)
+    assert isinstance(bank_problem(unbanked.table, unbanked.hand.turn, 5), WrongPhase)
+
+
+def test_a_seat_times_out_only_once_its_bank_is_spent() -> None:
+    game = seated_game(rules(**BANKED), 2)
+    seat = game.hand.turn
+    assert isinstance(timeout_problem(game.table, seat), WrongPhase)
+    spend(game, seat, 59)
+    assert isinstance(timeout_problem(game.table, seat), WrongPhase)
+    spend(game, seat, 1)
+    assert timeout_problem(game.table, seat) is None
+    assert time_out(game, seat)[0] == TurnTimedOut(player=seat, timeouts=1)
+
+
+def test_indian_each_seat_to_show_spends_its_own_bank() -> None:
+    game, declarer, first = _show(3, **BANKED)
+    second = next(seat for seat in range(3) if seat not in (declarer, first))
+    spend(game, first, 60)
+    assert timeout_problem(game.table, first) is None
+    assert isinstance(timeout_problem(game.table, second), WrongPhase), "its bank is whole"
+    spend(game, second, 7)
+    assert game.table.bank_left[second] == 53

@@ -28,7 +28,7 @@ from service.domain.melds import (
     possible_lay_offs,
     possible_melds,
 )
-from service.domain.rules import Aces
+from service.domain.rule_values import Aces
 
 LOW = Aces.LOW
 HIGH_OR_LOW = Aces.HIGH_OR_LOW

@@ -22,18 +22,17 @@ from service.domain.decks import SeededDecks
 from service.domain.errors import IllegalMove, all_error_classes
 from service.domain.legal import NO_MOVES, LegalMoves
 from service.domain.play import play, start
-from service.domain.rules import (
-    MAX_PLAYERS,
-    MIN_PLAYERS,
+from service.domain.presets import MAX_PLAYERS, MIN_PLAYERS
+from service.domain.rule_values import (
     Aces,
     Exhausted,
     GoingOut,
+    LayOffRule,
     MeldsPerTurn,
-    RuleSet,
     RummyBonus,
     Scoring,
 )
-from service.domain.rules import LayOff as LayOffRule
+from service.domain.rules import RuleSet
 from service.domain.state import Phase, Source, Table
 from service.domain.turns import action_problem, is_legal, legal_moves, verify
 from tests.domain.tables import all_cards, random_legal_action
@@ -90,7 +89,7 @@ def setups(draw: st.DrawFn) -> Setup:
     rules = RuleSet.from_dict(draw(rule_dicts(players)))
     dealer = draw(st.none() | st.integers(0, players - 1))
     seed = draw(st.text(max_size=8))
-    table = Table(rules=rules, players=players, seated=[True] * players, first_dealer=dealer)
+    table = Table(rules=rules, seat_count=players, seated=[True] * players, first_dealer=dealer)
     decks = SeededDecks(seed=seed, client_seeds=tuple(str(s) for s in range(players)))
     start(table, decks)
     return Setup(table, decks, random.Random(draw(st.integers(0, 2**32))))
@@ -103,14 +102,14 @@ def run(setup: Setup, actions: int, before: Callable[[Setup], None] = lambda _: 
     per_hand: list[int] = []
     in_hand = 0
     for _ in range(actions):
-        if table.finished:
+        if table.over:
             break
         before(setup)
         number = table.hand_number
         seat, action = random_legal_action(table, setup.rng)
         play(table, seat, [action], setup.decks)
         in_hand += 1
-        if table.hand_number != number or table.finished:
+        if table.hand_number != number or table.over:
             per_hand.append(in_hand)
             in_hand = 0
             assert table.last_hand is not None
@@ -172,7 +171,7 @@ def check_legal_moves_exactly(setup: Setup) -> None:
     moves = legal_moves(table, seat)
     for action in moves.actions():
         verify(table, seat, action)
-    for other in range(table.players):
+    for other in range(table.seat_count):
         if other != seat:
             assert legal_moves(table, other) == NO_MOVES
             check_refused(table, other, Draw(Source.STOCK))

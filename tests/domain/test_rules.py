@@ -12,17 +12,17 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from service.domain.errors import InvalidRules, InvalidSeating
-from service.domain.rules import (
-    CLASSIC,
+from service.domain.rule_values import (
     Aces,
     Exhausted,
     GoingOut,
-    LayOff,
+    LayOffRule,
     MeldsPerTurn,
-    RuleSet,
     RummyBonus,
     Scoring,
 )
+from service.domain.rules import CLASSIC, RuleSet
+from service.domain.setup import check_playable
 
 # The classic game, option by option, as docs/rules.md writes it (names and plain values).
 CLASSIC_AS_WRITTEN: dict[str, Any] = {
@@ -70,7 +70,7 @@ def test_the_default_rule_set_is_the_classic_game() -> None:
     assert rules.aces is Aces.LOW
     assert rules.hand_size is None
     assert rules.melds_per_turn is MeldsPerTurn.UNLIMITED
-    assert rules.lay_off is LayOff.ANYTIME
+    assert rules.lay_off is LayOffRule.ANYTIME
     assert rules.going_out is GoingOut.ANY
     assert rules.rummy_bonus is RummyBonus.DOUBLE
     assert rules.recycles == 1
@@ -142,7 +142,7 @@ def test_every_option_is_set_by_its_rules_md_name_and_value(name: str, value: ob
         ("aces", "high_or_low", Aces.HIGH_OR_LOW),
         ("aces", "around_the_corner", Aces.AROUND_THE_CORNER),
         ("melds_per_turn", "one", MeldsPerTurn.ONE),
-        ("lay_off", "after_own_meld", LayOff.AFTER_OWN_MELD),
+        ("lay_off", "after_own_meld", LayOffRule.AFTER_OWN_MELD),
         ("going_out", "discard", GoingOut.DISCARD),
         ("rummy_bonus", "plus_10", RummyBonus.PLUS_10),
         ("rummy_bonus", "none", RummyBonus.NONE),
@@ -403,3 +403,15 @@ def test_changing_a_rule_means_building_a_new_checked_rule_set() -> None:
     with pytest.raises(InvalidRules):
         dataclasses.replace(RuleSet(), max_turns=0)
     assert dataclasses.replace(RuleSet(), max_turns=20).max_turns == 20
+
+
+@pytest.mark.parametrize(
+    ("data", "players", "seats"),
+    [({"variant": "gin"}, 7, "gin seats 2)."), ({"variant": "rummy500"}, 9, "seats 2 to 8).")],
+)
+def test_a_seat_count_past_every_game_names_what_the_variant_seats(
+    data: dict[str, Any], players: int, seats: str
+) -> None:
+    with pytest.raises(InvalidSeating) as refused:
+        check_playable(RuleSet.from_dict(data), players)
+    assert refused.value.message.endswith(seats), refused.value.message

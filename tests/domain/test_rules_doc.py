@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from service.domain import rules
+from service.domain import presets, rule_values, rules
 
 RULES_DOC = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
 # The classic game's options; the variants' own are documented per variant.
@@ -89,10 +89,10 @@ def _plain(value: object) -> str:
     return value if isinstance(value, str) else json.dumps(value)
 
 
-def expected_cell(variant: rules.Variant, option: str) -> str:
+def expected_cell(variant: rule_values.Variant, option: str) -> str:
     """What the table of rule sets must say of `option` in `variant`, read off the
-    variant's preset (`rules.VARIANTS`)."""
-    preset = rules.VARIANTS[variant]
+    variant's preset (`presets.VARIANTS`)."""
+    preset = presets.VARIANTS[variant]
     if option not in preset.accepted:
         return DASH
     if option in preset.fixed:
@@ -100,6 +100,12 @@ def expected_cell(variant: rules.Variant, option: str) -> str:
     default = getattr(rules.RuleSet.from_dict({"variant": variant.value}), option)
     if option in preset.ranges:
         low, high = preset.ranges[option]
+        return f"{low}{DASH}{high}, default `{_plain(default)}`"
+    if option in preset.caps:
+        # A cap on a game's length: its bounds, and a new game's default.
+        low, high = preset.caps[option]
+        new = rules.RuleSet.from_dict({"variant": variant.value}, players=2)
+        default = getattr(new, option)
         return f"{low}{DASH}{high}, default `{_plain(default)}`"
     if option in OPTIONS and default == getattr(rules.CLASSIC, option):
         return "any"
@@ -123,13 +129,13 @@ def test_the_table_of_rule_sets_has_a_column_per_variant_and_a_row_per_option() 
     table = variant_table()
     assert list(table) == ["players", *TABLED]
     for row in table.values():
-        assert list(row) == [variant.value for variant in rules.Variant]
+        assert list(row) == [variant.value for variant in rule_values.Variant]
 
 
-@pytest.mark.parametrize("variant", list(rules.Variant))
-def test_the_table_of_rule_sets_agrees_with_the_presets(variant: rules.Variant) -> None:
+@pytest.mark.parametrize("variant", list(rule_values.Variant))
+def test_the_table_of_rule_sets_agrees_with_the_presets(variant: rule_values.Variant) -> None:
     table = variant_table()
-    low, high = rules.VARIANTS[variant].players
+    low, high = presets.VARIANTS[variant].players
     assert table["players"][variant.value] == (f"{low}" if low == high else f"{low}{DASH}{high}")
     for option in TABLED:
         assert table[option][variant.value] == expected_cell(variant, option), option
@@ -139,16 +145,26 @@ def test_the_table_of_rule_sets_agrees_with_the_presets(variant: rules.Variant) 
 def test_every_variant_option_has_its_own_section(option: str) -> None:
     body = section(option)
     assert body.strip()
-    for variant, preset in rules.VARIANTS.items():
-        if option in preset.ranges:
-            low, high = preset.ranges[option]
+    for variant, preset in presets.VARIANTS.items():
+        bounds = preset.ranges.get(option) or preset.caps.get(option)
+        if bounds is not None:
+            low, high = bounds
             assert f"{low} to {high}" in body, f"{option}: {variant.value}'s range"
 
 
+@pytest.mark.parametrize("option", ["target", "deals", "max_turns"])
+def test_every_capped_classic_option_states_its_caps_in_its_section(option: str) -> None:
+    body = section(option)
+    for variant, preset in presets.VARIANTS.items():
+        if option in preset.caps:
+            low, high = preset.caps[option]
+            assert f"{low} to {high}" in body, f"{option}: {variant.value}'s cap"
+
+
 def test_the_sections_name_every_variant_and_every_swapped_wild_value() -> None:
-    for variant in rules.Variant:
+    for variant in rule_values.Variant:
         assert f"`{variant.value}`" in section("variant")
-    for value in rules.SwappedWild:
+    for value in rule_values.SwappedWild:
         assert f"`{value.value}`" in section("swapped_wild")
 
 

@@ -12,8 +12,8 @@ import pytest
 from service.domain.actions import Discard, LayOff, Meld
 from service.domain.cards import FULL_DECK
 from service.domain.errors import InvalidRules
-from service.domain.rules import Exhausted, GoingOut, RuleSet
-from service.domain.rules import LayOff as LayOffRule
+from service.domain.rule_values import Exhausted, GoingOut, LayOffRule
+from service.domain.rules import RuleSet
 from service.domain.setup import check_new_game
 from service.domain.state import HandEnding, Source
 from service.domain.turns import legal_moves

@@ -7,7 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from service.domain.cards import FULL_DECK, Card, Rank
-from service.domain.rules import Aces, Exhausted, RuleSet, RummyBonus, Scoring
+from service.domain.rule_values import Aces, Exhausted, RummyBonus, Scoring
+from service.domain.rules import RuleSet
 from service.domain.scoring import (
     card_value,
     game_winner,

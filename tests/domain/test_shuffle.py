@@ -442,9 +442,10 @@ def test_recycles_count_from_one(recycle_number):
         recycle_order(SEED, TWO_EMPTY, 1, recycle_number, FULL_DECK)
 
 
-@pytest.mark.parametrize("players", [-1, 0, 1, 7])
-def test_the_first_dealer_needs_two_to_six_players(players):
-    with pytest.raises(ValueError, match="players must be between 2 and 6"):
+@pytest.mark.parametrize("players", [-1, 0, 1, 9])
+def test_the_first_dealer_needs_two_to_eight_players(players):
+    # Eight: 500 Rum's most seats, the most of any variant.
+    with pytest.raises(ValueError, match="players must be between 2 and 8"):
         first_dealer(SEED, TWO_EMPTY, players)
 
 

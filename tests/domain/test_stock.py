@@ -7,7 +7,8 @@ import pytest
 
 from service.domain.cards import FULL_DECK
 from service.domain.events import CardDrawn, HandDealt, HandEnded, StockRecycled
-from service.domain.rules import Exhausted, RuleSet, Scoring
+from service.domain.rule_values import Exhausted, Scoring
+from service.domain.rules import RuleSet
 from service.domain.state import HandEnding, Source
 from service.domain.turns import decide, legal_moves
 from tests.domain.tables import DISCARD, STOCK, Game, card, cards, new_game

@@ -10,8 +10,8 @@ from service.domain.actions import Action, Discard, Draw, LayOff, Meld
 from service.domain.events import MeldLaid
 from service.domain.legal import NO_MOVES
 from service.domain.play import start
-from service.domain.rules import LayOff as LayOffRule
-from service.domain.rules import MeldsPerTurn, RuleSet
+from service.domain.rule_values import LayOffRule, MeldsPerTurn
+from service.domain.rules import RuleSet
 from service.domain.state import Source, Status, Table
 from service.domain.turns import legal_moves
 from tests.domain.tables import DISCARD, STOCK, Game, card, cards, new_game, seated_game
@@ -128,7 +128,7 @@ ANY_ACTION = [STOCK, DISCARD, meld("AS 2S 3S"), LayOff(card("KH"), "h1-m1"), Dis
 @pytest.mark.parametrize("action", ANY_ACTION, ids=["stock", "discard", "meld", "lay", "drop"])
 @pytest.mark.parametrize("seat", [0, 1])
 def test_nothing_can_be_played_before_every_seat_is_taken(action: Action, seat: int) -> None:
-    table = Table(rules=RuleSet(), players=2, seated=[True, False], first_dealer=0)
+    table = Table(rules=RuleSet(), seat_count=2, seated=[True, False], first_dealer=0)
     game = Game(table, basic().decks)
     assert start(table, game.decks) == []
     assert table.status is Status.WAITING

@@ -16,7 +16,8 @@ import pytest
 
 from service.domain.actions import Discard, Knock, LayOff, Meld, Swap
 from service.domain.cards import FULL_DECK, Card
-from service.domain.events import Event, GameFinished, HandEnded, Knocked, apply
+from service.domain.changes import apply
+from service.domain.events import Event, GameFinished, HandEnded, Knocked
 from service.domain.play import play
 from service.domain.rules import RuleSet
 from service.domain.state import HandEnding, Phase

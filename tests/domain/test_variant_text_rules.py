@@ -1,7 +1,7 @@
 """The rules text, section "Variants" / "Rule set", read sentence by sentence.
 
 The table below is copied by hand from the rules text (one row per option,
-one column per variant), not read back from `service.domain.rules.VARIANTS`:
+one column per variant), not read back from `service.domain.presets.VARIANTS`:
 the tests hold the presets to the text.
 """
 
@@ -13,7 +13,8 @@ import pytest
 
 from service.domain.cards import JOKER, Card, pack, sorted_cards
 from service.domain.errors import InvalidDeck, InvalidRules, InvalidSeating
-from service.domain.rules import Aces, RuleSet, RummyBonus, Variant
+from service.domain.rule_values import Aces, RummyBonus, Variant
+from service.domain.rules import RuleSet
 from service.domain.setup import check_new_game
 
 VARIANTS = ("wild", "boathouse", "knock", "wrotham")

@@ -16,7 +16,8 @@ from service.domain.actions import Discard, Draw, LayOff, Meld, Swap
 from service.domain.cards import FULL_DECK, JOKER, Card
 from service.domain.errors import InvalidRules
 from service.domain.events import CardDrawn, HandEnded, StockRecycled
-from service.domain.rules import Aces, GoingOut, RuleSet
+from service.domain.rule_values import Aces, GoingOut
+from service.domain.rules import RuleSet
 from service.domain.state import HandEnding, Phase, Source
 from service.domain.turns import legal_moves
 from tests.domain.tables import (

@@ -19,13 +19,15 @@ from hypothesis import strategies as st
 from service.domain import wilds
 from service.domain.actions import Action, Discard, Draw, LayOff, Meld, Swap
 from service.domain.cards import FULL_DECK, RANKS, Card
+from service.domain.changes import apply
 from service.domain.decks import SeededDecks
 from service.domain.errors import IllegalMove, all_error_classes
-from service.domain.events import Event, WildSwapped, apply, from_plain, plain
+from service.domain.events import Event, WildSwapped, from_plain, plain
 from service.domain.legal import NO_MOVES, LegalMoves
 from service.domain.melds import MeldKind
 from service.domain.play import play, start
-from service.domain.rules import RuleSet, SwappedWild
+from service.domain.rule_values import SwappedWild
+from service.domain.rules import RuleSet
 from service.domain.state import Phase, Source, Table
 from service.domain.turns import action_problem, decide, legal_moves
 from tests.domain.test_play_properties import rule_dicts, values_of
@@ -75,7 +77,7 @@ def setups(draw: st.DrawFn) -> Setup:
     rules = RuleSet.from_dict(draw(wild_rule_dicts(players)))
     dealer = draw(st.none() | st.integers(0, players - 1))
     seed = draw(st.text(max_size=8))
-    table = Table(rules=rules, players=players, seated=[True] * players, first_dealer=dealer)
+    table = Table(rules=rules, seat_count=players, seated=[True] * players, first_dealer=dealer)
     decks = SeededDecks(
         seed=seed, client_seeds=tuple(str(s) for s in range(players)), pack=rules.pack
     )
@@ -122,7 +124,7 @@ def run(setup: Setup, requests: int, check: bool = False) -> list[int]:
     per_hand: list[int] = []
     in_hand = 0
     for _ in range(requests):
-        if table.finished:
+        if table.over:
             break
         if check:
             check_legal_exactly(setup)
@@ -132,7 +134,7 @@ def run(setup: Setup, requests: int, check: bool = False) -> list[int]:
         for action in actions:
             event(f"played {type(action).__name__}")
         in_hand += 1
-        if table.hand_number != number or table.finished:
+        if table.hand_number != number or table.over:
             per_hand.append(in_hand)
             in_hand = 0
             assert table.last_hand is not None
@@ -155,7 +157,7 @@ def test_random_legal_play_keeps_the_pack_and_replays_to_the_live_table(setup: S
     run(setup, requests=300)
     rebuilt = Table(
         rules=setup.table.rules,
-        players=setup.players,
+        seat_count=setup.players,
         seated=[True] * setup.players,
         first_dealer=setup.dealer,
     )
@@ -190,7 +192,7 @@ def check_legal_exactly(setup: Setup) -> None:
     moves = legal_moves(table, seat)
     for action in moves.actions():
         assert accepted(table, seat, action), action
-    for other in range(table.players):
+    for other in range(table.seat_count):
         if other != seat:
             assert legal_moves(table, other) == NO_MOVES
     if hand.phase is Phase.DRAW:

@@ -12,11 +12,12 @@ import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
-from service.domain import wilds
+from service.domain import table_wilds, wilds
 from service.domain.cards import FULL_DECK, JOKER, Card
 from service.domain.errors import InvalidLayOff, InvalidMeld, WildAmbiguous
 from service.domain.melds import MeldKind, TableMeld
-from service.domain.rules import Aces, RuleSet
+from service.domain.rule_values import Aces
+from service.domain.rules import RuleSet
 from tests.domain.tables import cards
 from tests.domain.wild_oracle import (
     RANK_CODES,
@@ -241,32 +242,32 @@ def test_a_card_laid_off_may_stand_for_exactly_what_extends_the_represented_meld
         and stands.code not in represented
         and tuple(sorted(represented | {stands.code})) in longer
     }
-    found = {stands.code for stands, _ in wilds.lay_off_readings(laid, card, rules)}
+    found = {stands.code for stands, _ in table_wilds.lay_off_readings(laid, card, rules)}
     assert found == expected
     event(f"lay-off readings: {len(found)}")
     for stands in FULL_DECK:
         if stands.code in expected:
-            assert wilds.lay_off_reading(laid, card, stands, rules)[0] == stands
+            assert table_wilds.lay_off_reading(laid, card, stands, rules)[0] == stands
         else:
             with pytest.raises(InvalidLayOff):
-                wilds.lay_off_reading(laid, card, stands, rules)
+                table_wilds.lay_off_reading(laid, card, stands, rules)
     natural = card.code in expected
     if natural or len(expected) == 1:
         chosen = card if natural else Card.parse(next(iter(expected)))
-        assert wilds.lay_off_reading(laid, card, None, rules)[0] == chosen
+        assert table_wilds.lay_off_reading(laid, card, None, rules)[0] == chosen
     elif expected:
         with pytest.raises(WildAmbiguous):
-            wilds.lay_off_reading(laid, card, None, rules)
+            table_wilds.lay_off_reading(laid, card, None, rules)
     else:
         with pytest.raises(InvalidLayOff):
-            wilds.lay_off_reading(laid, card, None, rules)
+            table_wilds.lay_off_reading(laid, card, None, rules)
 
 
 def test_a_natural_card_a_wild_stands_for_cannot_be_laid_off_beside_it() -> None:
     laid = table_meld(wilds.meld_reading(cards("5H 6H JK"), cards("5H 6H 7H"), DEUCES))
     with pytest.raises(InvalidLayOff, match="swap"):
-        wilds.lay_off_reading(laid, Card.parse("7H"), None, DEUCES)
-    assert wilds.lay_off_reading(laid, Card.parse("8H"), None, DEUCES)[0] == Card.parse("8H")
+        table_wilds.lay_off_reading(laid, Card.parse("7H"), None, DEUCES)
+    assert table_wilds.lay_off_reading(laid, Card.parse("8H"), None, DEUCES)[0] == Card.parse("8H")
 
 
 # --- swaps -------------------------------------------------------------------------
@@ -276,11 +277,11 @@ def test_a_swap_finds_the_wild_standing_for_the_card_and_never_a_natural_deuce()
     reading = wilds.meld_reading(cards("2H 3H JK 5H"), None, DEUCES)
     laid = table_meld(reading)
     assert laid.as_ == cards("2H 3H 4H 5H")
-    assert wilds.swap_place(laid, Card.parse("4H"), DEUCES) == 2
-    assert wilds.swap_place(laid, Card.parse("2H"), DEUCES) is None  # 2H is itself
-    assert wilds.swap_place(laid, Card.parse("6H"), DEUCES) is None
+    assert table_wilds.swap_place(laid, Card.parse("4H"), DEUCES) == 2
+    assert table_wilds.swap_place(laid, Card.parse("2H"), DEUCES) is None  # 2H is itself
+    assert table_wilds.swap_place(laid, Card.parse("6H"), DEUCES) is None
     deuce_for_six = table_meld(wilds.meld_reading(cards("4H 5H 2C"), cards("4H 5H 6H"), DEUCES))
-    assert wilds.swaps_for(deuce_for_six, cards("6H 9C"), DEUCES) == [
+    assert table_wilds.swaps_for(deuce_for_six, cards("6H 9C"), DEUCES) == [
         (Card.parse("6H"), Card.parse("2C"))
     ]
 

@@ -11,9 +11,10 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from service.domain import concealed, events
+from service.domain import changes, concealed, events
 from service.domain.decks import SeededDecks
-from service.domain.rules import MAX_PLAYERS, RuleSet
+from service.domain.presets import MAX_PLAYERS
+from service.domain.rules import RuleSet
 from service.domain.state import Phase, Table
 from service.domain.turns import legal_moves
 from tests.domain.concealed_play import Run, replayed, step
@@ -24,7 +25,7 @@ SIX_DEALS = 6
 
 
 def seated(rules: RuleSet, players: int, played: int) -> Table:
-    table = Table(rules=rules, players=players, seated=[True] * players)
+    table = Table(rules=rules, seat_count=players, seated=[True] * players)
     table.hands_played = played
     return table
 
@@ -45,7 +46,7 @@ def test_every_wrotham_deal_follows_the_starter_deal(
     deck = decks.deck(number)
     assert Counter(deck) == Counter(rules.pack)
     table = seated(rules, players, number - 1)
-    events.apply(table, events.HandDealt(hand_number=number, dealer=dealer, deck=tuple(deck)))
+    changes.apply(table, events.HandDealt(hand_number=number, dealer=dealer, deck=tuple(deck)))
     hand = table.hand
     assert hand is not None
     starter = (dealer + 1) % players
@@ -89,10 +90,10 @@ def test_random_play_of_the_concealed_deals_keeps_every_rule_to_the_end_of_the_g
         dealer=dealer_pick % players,
         deck=tuple(decks.deck(FIRST_CONCEALED)),
     )
-    events.apply(table, dealt)
+    changes.apply(table, dealt)
     run.events.append(dealt)
     for _ in range(3000):
-        if table.finished:
+        if table.over:
             break
         step(run)
     assert run.hands_ended >= SIX_DEALS - FIRST_CONCEALED + 1

@@ -7,7 +7,11 @@ forwards every connection to `upstream` until told otherwise:
   blip); new connections pass.
 - `down()`: cut, and refuse new connections (nothing listens: the database
   is stopped). `blackhole()`: cut, and accept new connections but never
-  answer them (a host that is gone, or frozen). `up()` ends either.
+  answer them (a host that is gone). `freeze()`: keep every open connection
+  open and carry nothing more either way, and accept new connections but never
+  answer them (a server stopped by SIGSTOP: its kernel still acknowledges, so
+  the client's TCP never notices); `up()` carries what was held back, as the
+  thawed server reads what its kernel buffered. `up()` ends any of them.
 - `lose_replies(pattern, every)`: for every `every`-th request whose bytes
   contain `pattern`, forward the request, wait for the server's whole reply
   (up to its ReadyForQuery, so a statement in autocommit has committed), then
@@ -91,6 +95,8 @@ class FaultProxy:
         self._serving: set[asyncio.Task[None]] = set()
         self._held: set[asyncio.StreamWriter] = set()
         self._holding = False
+        self._thawed: asyncio.Event | None = None
+        """Set while links carry bytes; cleared by `freeze`."""
         self._cuts = 0
         """How many times every link was cut: a link still connecting upstream then
         was not among them, and must not forward once connected."""
@@ -138,8 +144,15 @@ class FaultProxy:
         self._holding = True
         self._call(self._cut())
 
+    def freeze(self) -> None:
+        """Carry nothing on open connections; accept new ones but never answer them,
+        until `up()`."""
+        self._holding = True
+        self._call(self._freeze())
+
     def up(self) -> None:
-        """Forward again: listen if down, drop the connections held by `blackhole`."""
+        """Forward again: listen if down, drop the connections held by `blackhole`
+        or `freeze`, carry what a freeze held back."""
         self._call(self._up())
 
     def lose_replies(self, pattern: bytes | None, every: int = 1) -> None:
@@ -154,6 +167,9 @@ class FaultProxy:
         return asyncio.run_coroutine_threadsafe(coroutine, self._loop).result(timeout=10)
 
     async def _listen(self) -> None:
+        if self._thawed is None:
+            self._thawed = asyncio.Event()
+            self._thawed.set()
         self._server = await asyncio.start_server(
             self._serve, "127.0.0.1", self.port, reuse_address=True
         )
@@ -179,8 +195,14 @@ class FaultProxy:
             self._server = None
         await self._cut()
 
+    async def _freeze(self) -> None:
+        assert self._thawed is not None
+        self._thawed.clear()
+
     async def _up(self) -> None:
         self._holding = False
+        assert self._thawed is not None
+        self._thawed.set()
         await self._up_held()
         if self._server is None:
             await self._listen()
@@ -239,11 +261,18 @@ class FaultProxy:
                     if self._matched % self._every == 0:
                         link.losing = True
                         link.reply.clear()
+                await self._carrying()
                 link.server.write(chunk)
                 await link.server.drain()
         finally:
             # An end or a reset on one side ends the other (else it would wait on).
             link.reset()
+
+    async def _carrying(self) -> None:
+        """Return once bytes may pass (at once unless frozen)."""
+        assert self._thawed is not None
+        if not self._thawed.is_set():
+            await self._thawed.wait()
 
     async def _forward_replies(self, link: _Link, reader: asyncio.StreamReader) -> None:
         try:
@@ -254,6 +283,7 @@ class FaultProxy:
                         self.lost_replies += 1
                         break
                     continue
+                await self._carrying()
                 link.client.write(chunk)
                 await link.client.drain()
         finally:

@@ -23,7 +23,7 @@ import httpx
 import pytest
 
 from service.config import Settings
-from service.game.postgres import TransactionOrderRecorder
+from service.store.postgres import TransactionOrderRecorder
 from tests.faults.service import Proxied, proxied_service
 from tests.offered import offered_actions
 from tests.postgres import connect, fresh_schema

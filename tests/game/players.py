@@ -4,7 +4,8 @@
 (docs/rules.md "The deal"); `Player` picks a legal move the way a plausible player
 would (melds first, a sensible discard), so random games end in tens of
 moves rather than thousands; `play_to_end` plays a whole game through the
-application and records what each command returned.
+application and records what each command returned; `play_out` plays a game
+left to bots alone as the clocks' keeper would.
 """
 
 from __future__ import annotations
@@ -17,11 +18,13 @@ from uuid import UUID
 
 from service.domain.actions import Action, Discard, Draw, LayOff, Meld
 from service.domain.cards import FULL_DECK, Card
+from service.domain.leaving import people_to_move
 from service.domain.rules import RuleSet
 from service.domain.state import Source, Status, Table
 from service.domain.turns import legal_moves
 from service.game.aggregate import IdempotentRequest
 from service.game.application import RummyApplication
+from service.game.clock import Fired
 from service.game.commands import Idempotency
 from service.game.results import GameState
 from tests.domain.tables import cards, deck_for
@@ -178,3 +181,20 @@ HEART_RUN = Meld(tuple(cards("4H 5H 6H")))
 CLUB_RUN = Meld(tuple(cards("7C 8C 9C")))
 GO_OUT: list[Action] = [STOCK, SPADE_RUN, HEART_RUN, CLUB_RUN, Discard(Card.parse("5S"))]
 """Seat 1's first turn going out: rummy, seat 0 left holding SEAT_0_HAND."""
+
+
+def bots_alone(state: GameState) -> bool:
+    """Whether the game plays on with only bots left to move (`leaving.people_to_move`)."""
+    bots = [seat is not None and seat.bot is not None for seat in state.seats]
+    return state.table.status is Status.PLAYING and not people_to_move(state.table, bots)
+
+
+def play_out(games: RummyApplication, game_id: UUID) -> int:
+    """What the clocks' keeper does for a game left to bots alone, in this thread:
+    fire the waiting bot's request at each version until the game waits for no bot
+    (finished); the requests played."""
+    played = 0
+    while bots_alone(state := games.state(game_id)):
+        assert games.fire(game_id, state.version) is Fired.BOT_MOVED, "a bot waits"
+        played += 1
+    return played

@@ -109,7 +109,7 @@ def dump(games: RummyApplication, game_id: UUID) -> dict[str, Any]:
     """The game's stored records, each state decoded from its stored JSON."""
     records = games.recorder.select_events(game_id)
     return {
-        "about": "Stored events of one complete game: see tests/game/stored_events.py.",
+        "about": "Stored events of one complete game: see tests/game/event_records.py.",
         "game_id": str(game_id),
         "events": [
             {

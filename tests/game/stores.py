@@ -15,7 +15,7 @@ from pathlib import Path
 
 from service.bootstrap import Wiring, bootstrap, open_games
 from service.config import Settings, Store
-from service.game.application import Clock, RummyApplication, utc_now
+from service.game.application import Now, RummyApplication, utc_now
 from tests.postgres import fresh_schema
 
 
@@ -39,10 +39,10 @@ class StoreUnderTest:
     def shared(self) -> bool:
         return self.kind is not Store.MEMORY
 
-    def games(self, clock: Clock = utc_now, /, **env: str) -> RummyApplication:
+    def games(self, now: Now = utc_now, /, **env: str) -> RummyApplication:
         """An application on this store; `env` adds settings of the eventsourcing library,
-        `clock` tells the turn clocks the time."""
-        opened = open_games(self.settings, env=env, clock=clock)
+        `now` tells the turn clocks the time."""
+        opened = open_games(self.settings, env=env, now=now)
         self.all_games.append(opened)
         return opened
 

@@ -108,7 +108,7 @@ def test_a_game_read_once_is_not_changed_by_later_commands(shared_store: StoreUn
 def test_on_sqlite_a_query_asks_the_library_only_when_the_store_has_newer_events(
     sqlite_store: StoreUnderTest,
 ):
-    # The cheap check (service/game/freshness.py) stands in for the library's read
+    # The cheap check (service/store/freshness.py) stands in for the library's read
     # when nothing is newer; when something is, the library reads it as before.
     ahead, behind = sqlite_store.games(), sqlite_store.games()
     game_id = _game(ahead)

@@ -12,7 +12,8 @@ from service.domain.shuffle import deck_order
 from service.domain.state import HandEnding, Status
 from service.game.application import RummyApplication
 from service.game.commands import NewGame, NewSeat
-from service.game.events import PlayerJoined
+from service.game.event_records import PlayerJoined
+from tests.fairness_oracle import chain_of, creation_rules
 from tests.game.players import (
     DECK,
     GO_OUT,
@@ -51,8 +52,12 @@ def test_a_complete_multi_hand_game_plays_to_its_winner(games: RummyApplication)
     assert [deal.dealer for deal in deals] == [(1 + n) % 3 for n in range(len(deals))]
     # The first deck is the one given; every later one comes from the seed.
     assert deals[0].deck == tuple(DECK)
+    chain = chain_of(
+        "complete", creation_rules(games, created.game_id)
+    )  # hand H is dealt from link H
     for deal in deals[1:]:
-        assert list(deal.deck) == deck_order("complete", ("", "", ""), deal.hand_number)
+        seed = chain[deal.hand_number - 1]
+        assert list(deal.deck) == deck_order(seed, ("", "", ""), deal.hand_number)
     # Each hand's points add up to the totals, which the game ends on.
     totals = [0, 0, 0]
     for hand in ended:

@@ -7,7 +7,7 @@ import random
 from service.game.aggregate import IdempotentRequest
 from service.game.application import RummyApplication
 from service.game.commands import NewGame, NewSeat
-from service.game.events import (
+from service.game.event_records import (
     CardDiscarded,
     CardDrawn,
     CardLaidOff,

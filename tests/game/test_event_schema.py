@@ -1,6 +1,6 @@
 """Games stored by earlier code still load: topics and stored fields are a contract.
 
-The fixture was written once by tests/game/stored_events.py and is only read
+The fixture was written once by tests/game/event_records.py and is only read
 here. If a test below fails after a change, the change breaks games already
 in production stores: alias the old topic (service/game/topics.py) or upcast
 the old event, do not rewrite the fixture.
@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import json
+import subprocess
+import sys
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -26,7 +29,7 @@ from service.domain.cards import Card
 from service.domain.errors import GameOver
 from service.domain.fairness import DealMode
 from service.domain.state import HandEnding, Source, Status
-from service.game import events
+from service.game import event_records as events
 from service.game.aggregate import Game
 from service.game.application import RummyApplication
 from service.game.commands import NewGame, NewSeat
@@ -34,6 +37,7 @@ from service.game.topics import MOVED
 from tests.game.players import STOCK, act
 from tests.game.stored_events import SEED, V1, V2, load, read
 
+ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = [pytest.param(V1, id="v1"), pytest.param(V2, id="v2")]
 
 STORED_TOPICS = [
@@ -91,7 +95,7 @@ def test_a_game_stored_by_earlier_code_rebuilds_to_the_same_result(
     assert state.seed == SEED
     assert state.seed_commitment == hashlib.sha256(SEED.encode()).hexdigest()
     assert state.explicit_decks == 2
-    assert state.deal is DealMode.EXPLICIT, "decks were given"
+    assert state.deal_mode is DealMode.EXPLICIT, "decks were given"
     with pytest.raises(GameOver):
         act(fresh_games, game_id, 1, [STOCK])
 
@@ -137,11 +141,28 @@ def test_each_moved_topic_resolves_to_a_class_now_elsewhere():
     for old, cls in MOVED.items():
         assert resolve_topic(old) is cls
         assert get_topic(cls) != old, "an alias for a topic still in use shadows nothing"
-    # Today nothing has moved: every stored class is where its topic says.
+    # Every stored class keeps the topic it was first stored under (its module was
+    # renamed: `event_records.TOPIC_MODULE`), so none needs an alias.
     for topic in set(STORED_TOPICS):
         name = topic.partition(":")[2]
         assert get_topic(getattr(events, name)) == f"service.game.events:{name}"
     assert get_topic(Game) == "service.game.aggregate:Game"
+
+
+def test_the_renamed_module_s_classes_keep_their_topics_in_a_fresh_process():
+    # Read before anything is written (a replica that only reads): the old module
+    # is gone, and each class resolves from the topic it has always been stored under.
+    code = (
+        "import importlib.util\n"
+        "from eventsourcing.utils import get_topic, resolve_topic\n"
+        "from service.game import event_records\n"
+        "assert importlib.util.find_spec('service.game.events') is None\n"
+        "for name in ('GameCreated', 'CardDrawn', 'TimeBankUsed'):\n"
+        "    cls = getattr(event_records, name)\n"
+        "    assert resolve_topic(f'service.game.events:{name}') is cls\n"
+        "    assert get_topic(cls) == f'service.game.events:{name}'\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)
 
 
 def _decoded_creation(games: RummyApplication, state: dict[str, Any]) -> events.GameCreated:
@@ -162,7 +183,8 @@ def test_a_creation_stored_with_its_deal_reads_it_as_stored(fresh_games: RummyAp
     assert (state["class_version"], state["deal"]) == (2, "explicit")
     decoded = _decoded_creation(fresh_games, state)
     assert decoded.deal == "explicit"
-    assert decoded.derived_fields == ()
+    # Version 4 derives the seed scheme and the rules digest for every older record.
+    assert decoded.derived_fields == ("seed_scheme", "rules_digest")
     assert "deal" in decoded.data()
 
 
@@ -186,7 +208,10 @@ def test_a_creation_stored_before_deal_was_recorded_derives_it(
     decoded = _decoded_creation(fresh_games, state)
     assert decoded.deal == deal
     # Derived, not stored: the audit export leaves it out of the event (docs/audit.md).
-    assert decoded.derived_fields == ("deal",)
+    assert decoded.derived_fields == ("deal", "seed_scheme", "rules_digest")
+    canonical = json.dumps(state["rules"], sort_keys=True, separators=(",", ":"))
+    digest = hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+    assert (decoded.seed_scheme, decoded.rules_digest) == ("game", digest)
     assert "derived_fields" not in decoded.data()
 
 

@@ -25,6 +25,7 @@ from service.game.application import RummyApplication
 from service.game.commands import NewGame, NewSeat
 from service.game.errors import ExplicitDealForbidden
 from service.game.tokens import new_seed
+from tests.fairness_oracle import chain_of, creation_rules
 from tests.game.players import DECK
 
 
@@ -58,10 +59,11 @@ def test_a_joiners_client_seed_changes_the_deal_of_a_game_the_server_seeds(
         patch.setattr(application, "new_seed", lambda: SERVER_SEED)
         for client_seed in {mine, theirs}:
             game_id = games.create_game(NewGame(seats=[NewSeat("host"), None])).game_id
-            assert games.state(game_id).deal is DealMode.COMMIT_REVEAL
+            assert games.state(game_id).deal_mode is DealMode.COMMIT_REVEAL
             games.join_game(game_id, NewSeat("stranger", client_seed=client_seed))
             decks[client_seed] = first_deck(games, game_id)
-            assert decks[client_seed] == card_codes(deck_order(SERVER_SEED, ["", client_seed], 1))
+            hand_1 = chain_of(SERVER_SEED, creation_rules(games, game_id))[0]
+            assert decks[client_seed] == card_codes(deck_order(hand_1, ["", client_seed], 1))
     assert len(set(map(tuple, decks.values()))) == len({mine, theirs})
 
 
@@ -70,9 +72,10 @@ def test_a_joiners_client_seed_is_mixed_in_beside_a_bot() -> None:
     game_id = games.create_game(NewGame(seats=[None, NewSeat("Robo", bot="basic")])).game_id
     games.join_game(game_id, NewSeat("Ann", client_seed="ann's own"))
     state = games.state(game_id)
-    assert state.deal is DealMode.COMMIT_REVEAL
+    assert state.deal_mode is DealMode.COMMIT_REVEAL
     assert is_server_seed(state.seed)
-    assert first_deck(games, game_id) == card_codes(deck_order(state.seed, ["ann's own", ""], 1))
+    hand_1 = chain_of(state.seed, creation_rules(games, game_id))[0]
+    assert first_deck(games, game_id) == card_codes(deck_order(hand_1, ["ann's own", ""], 1))
 
 
 def test_every_server_seed_has_the_shape_old_games_are_told_apart_by() -> None:
@@ -87,9 +90,9 @@ def test_a_chosen_deal_with_open_seats_needs_the_admin(games: RummyApplication) 
         by_admin = games.create_game(
             NewGame(seats=[NewSeat("Host"), None], by_admin=True, **chosen)
         )
-        assert by_admin.deal is DealMode.EXPLICIT
+        assert by_admin.deal_mode is DealMode.EXPLICIT
         full = games.create_game(NewGame(seats=[NewSeat("Ann"), NewSeat("Bob")], **chosen))
-        assert games.state(full.game_id).deal is DealMode.EXPLICIT
+        assert games.state(full.game_id).deal_mode is DealMode.EXPLICIT
 
 
 def test_a_client_seed_that_given_decks_would_leave_unused_is_refused_and_nothing_stored(

@@ -19,6 +19,7 @@ from service.domain.errors import GameFull
 from service.game.application import RummyApplication
 from service.game.commands import Idempotency, NewGame, NewSeat
 from service.game.errors import GameNotFound, IdempotencyKeyReused
+from service.game.event_feed import Feed
 from service.game.results import CreateResult
 from service.game.tokens import hash_token, keyed_token
 from tests.game.players import DECK, STOCK, act
@@ -40,13 +41,13 @@ def stored_records(games: RummyApplication, game_id: UUID) -> list[bytes]:
 def test_the_same_creation_twice_makes_one_game_and_answers_alike(games: RummyApplication):
     first = games.create_game(NAMED, keyed())
     stored = games.events_after(first.game_id)
-    position = games.last_position()
+    position = Feed.of(games).last_position()
 
     again = games.create_game(NAMED, keyed())
 
     assert again == first
     assert games.events_after(first.game_id) == stored
-    assert games.last_position() == position, "no other game was made"
+    assert Feed.of(games).last_position() == position, "no other game was made"
     assert games.state(first.game_id).seat_of(again.tokens[1]) == 1
     # Without the key, the same body is a new game.
     assert games.create_game(NAMED).game_id != first.game_id
@@ -66,13 +67,13 @@ def test_a_creation_repeated_after_the_game_moved_on_still_answers_its_version(
 
 def test_a_creation_key_with_another_body_is_refused_and_makes_nothing(games: RummyApplication):
     first = games.create_game(NAMED, keyed("body-1"))
-    position = games.last_position()
+    position = Feed.of(games).last_position()
 
     with pytest.raises(IdempotencyKeyReused) as reused:
         games.create_game(OPEN, keyed("body-2"))
 
     assert reused.value.code == "idempotency_key_reused"
-    assert games.last_position() == position
+    assert Feed.of(games).last_position() == position
     assert games.state(first.game_id).version == first.version
 
 
@@ -196,10 +197,10 @@ def test_a_creation_is_answered_alike_by_another_replica_and_after_a_restart(
     first.close()
 
     other = shared_store.games()
-    position = other.last_position()
+    position = Feed.of(other).last_position()
 
     assert other.create_game(NAMED, keyed()) == created
-    assert other.last_position() == position
+    assert Feed.of(other).last_position() == position
     with pytest.raises(IdempotencyKeyReused):
         other.create_game(OPEN, keyed("body-2"))
 

@@ -24,17 +24,7 @@ from service.game.clock import turn_deadline
 from service.game.commands import Idempotency, NewGame, NewSeat
 from service.game.errors import VersionConflict
 from tests.game.stores import StoreUnderTest
-
-
-class Clock:
-    """A clock the test sets."""
-
-    def __init__(self) -> None:
-        self.now = datetime(2000, 1, 1, tzinfo=UTC)
-
-    def __call__(self) -> datetime:
-        return self.now
-
+from tests.set_time import SetTime
 
 CLOCKED = RuleSet.from_dict({"turn_seconds": 30, "timeouts_before_takeover": 2})
 
@@ -46,16 +36,16 @@ def new_game(
     return games.create_game(NewGame(seats=seats, rules=rules, seed=seed)).game_id
 
 
-def due(games: RummyApplication, clock: Clock, game_id: UUID) -> int:
+def due(games: RummyApplication, time: SetTime, game_id: UUID) -> int:
     """Set the clock just past the deadline; the version it was computed at."""
     state = games.state(game_id)
     assert state.turn_deadline is not None
-    clock.now = state.turn_deadline + timedelta(seconds=1)
+    time.now = state.turn_deadline + timedelta(seconds=1)
     return state.version
 
 
 def test_the_deadline_is_the_turn_s_start_plus_turn_seconds(store: StoreUnderTest) -> None:
-    games = store.games(Clock())
+    games = store.games(SetTime())
     game_id = new_game(games)
     stored = games.events_after(game_id)
     dealt = stored[-1]
@@ -64,7 +54,7 @@ def test_the_deadline_is_the_turn_s_start_plus_turn_seconds(store: StoreUnderTes
 
 
 def test_the_application_names_the_deadline_to_arm(store: StoreUnderTest) -> None:
-    games = store.games(Clock())
+    games = store.games(SetTime())
     game_id = new_game(games)
     state = games.state(game_id)
     deadline = games.deadline(game_id)
@@ -80,22 +70,22 @@ def test_the_application_names_the_deadline_to_arm(store: StoreUnderTest) -> Non
 
 
 def test_no_clock_no_deadline_and_no_timeout(store: StoreUnderTest) -> None:
-    clock = Clock()
-    games = store.games(clock)
+    time = SetTime()
+    games = store.games(time)
     game_id = new_game(games, RuleSet())
     state = games.state(game_id)
     assert state.turn_deadline is None
-    clock.now = datetime(2100, 1, 1, tzinfo=UTC)
+    time.now = datetime(2100, 1, 1, tzinfo=UTC)
     assert not games.time_out(game_id, state.version)
     assert games.state(game_id).version == state.version
 
 
 def test_a_timeout_before_the_deadline_records_nothing(store: StoreUnderTest) -> None:
-    clock = Clock()
-    games = store.games(clock)
+    time = SetTime()
+    games = store.games(time)
     game_id = new_game(games)
-    version = due(games, clock, game_id)
-    clock.now -= timedelta(seconds=2)
+    version = due(games, time, game_id)
+    time.now -= timedelta(seconds=2)
     assert not games.time_out(game_id, version)
     assert games.state(game_id).version == version
 
@@ -103,13 +93,13 @@ def test_a_timeout_before_the_deadline_records_nothing(store: StoreUnderTest) ->
 def test_a_due_timeout_records_it_and_the_seat_s_whole_turn_in_one_save(
     store: StoreUnderTest,
 ) -> None:
-    clock = Clock()
-    games = store.games(clock)
+    time = SetTime()
+    games = store.games(time)
     game_id = new_game(games)
     before = games.state(game_id)
     assert before.table.hand is not None
     seat = before.table.hand.turn
-    version = due(games, clock, game_id)
+    version = due(games, time, game_id)
     assert games.time_out(game_id, version)
     made = games.events_after(game_id, version)
     assert [event.event_type for event in made][:2] == ["turn_timed_out", "card_drawn"]
@@ -125,10 +115,10 @@ def test_a_due_timeout_records_it_and_the_seat_s_whole_turn_in_one_save(
 
 
 def test_a_timeout_at_a_version_the_game_has_left_records_nothing(store: StoreUnderTest) -> None:
-    clock = Clock()
-    games = store.games(clock)
+    time = SetTime()
+    games = store.games(time)
     game_id = new_game(games)
-    version = due(games, clock, game_id)
+    version = due(games, time, game_id)
     state = games.state(game_id)
     assert state.table.hand is not None
     games.play(game_id, state.table.hand.turn, [Draw(Source.STOCK)])
@@ -137,10 +127,10 @@ def test_a_timeout_at_a_version_the_game_has_left_records_nothing(store: StoreUn
 
 
 def test_a_timeout_fired_twice_is_recorded_once(store: StoreUnderTest) -> None:
-    clock = Clock()
-    games = store.games(clock)
+    time = SetTime()
+    games = store.games(time)
     game_id = new_game(games)
-    version = due(games, clock, game_id)
+    version = due(games, time, game_id)
     assert games.time_out(game_id, version)
     after = games.state(game_id).version
     assert not games.time_out(game_id, version)
@@ -150,10 +140,10 @@ def test_a_timeout_fired_twice_is_recorded_once(store: StoreUnderTest) -> None:
 def test_two_replicas_firing_at_once_record_one_timeout(store: StoreUnderTest) -> None:
     if not store.shared:
         pytest.skip("the in-memory store belongs to one application")
-    clock = Clock()
-    replicas = [store.games(clock), store.games(clock)]
+    time = SetTime()
+    replicas = [store.games(time), store.games(time)]
     game_id = new_game(replicas[0])
-    version = due(replicas[0], clock, game_id)
+    version = due(replicas[0], time, game_id)
     for games in replicas:
         games.state(game_id)  # each caches the game at that version
     barrier = threading.Barrier(len(replicas))
@@ -176,10 +166,10 @@ def test_two_replicas_firing_at_once_record_one_timeout(store: StoreUnderTest) -
 def test_the_deadline_survives_a_restart(store: StoreUnderTest) -> None:
     if not store.shared:
         pytest.skip("the in-memory store belongs to one application")
-    games = store.games(Clock())
+    games = store.games(SetTime())
     game_id = new_game(games)
     before = games.state(game_id)
-    restarted = store.games(Clock())
+    restarted = store.games(SetTime())
     assert restarted.state(game_id).turn_deadline == before.turn_deadline
     loaded = restarted._load(game_id)
     deadline = turn_deadline(loaded)
@@ -192,8 +182,8 @@ def test_the_deadline_survives_a_restart(store: StoreUnderTest) -> None:
 
 
 def test_the_takeover_hands_the_seat_to_the_bot_which_plays_on(store: StoreUnderTest) -> None:
-    clock = Clock()
-    games = store.games(clock)
+    time = SetTime()
+    games = store.games(time)
     game_id = new_game(games, players=3)
     state = games.state(game_id)
     assert state.table.hand is not None
@@ -204,7 +194,7 @@ def test_the_takeover_hands_the_seat_to_the_bot_which_plays_on(store: StoreUnder
             hand = games.state(game_id).table.hand
             assert hand is not None
             games.play(game_id, hand.turn, [Discard(hand.hands[hand.turn][-1])])
-        assert games.time_out(game_id, due(games, clock, game_id))
+        assert games.time_out(game_id, due(games, time, game_id))
     after = games.state(game_id)
     assert after.table.left[seat]
     assert after.seats[seat] is not None
@@ -219,8 +209,8 @@ def test_the_takeover_hands_the_seat_to_the_bot_which_plays_on(store: StoreUnder
 def test_indian_a_silent_show_is_submitted_for_every_seat_still_to_show(
     store: StoreUnderTest,
 ) -> None:
-    clock = Clock()
-    games = store.games(clock)
+    time = SetTime()
+    games = store.games(time)
     rules = RuleSet.from_dict(
         {"variant": "indian", "turn_seconds": 60, "timeouts_before_takeover": 100}, players=3
     )
@@ -231,16 +221,18 @@ def test_indian_a_silent_show_is_submitted_for_every_seat_still_to_show(
         hand = state.table.hand
         if hand is None or hand.phase is Phase.SHOW or state.table.status is not Status.PLAYING:
             break
-        assert games.time_out(game_id, due(games, clock, game_id))
+        assert games.time_out(game_id, due(games, time, game_id))
     else:
         pytest.fail("nobody declared")
     state = games.state(game_id)
     hand = state.table.hand
     assert hand is not None
     assert hand.phase is Phase.SHOW
-    assert hand.statuses is not None
-    silent = [seat for seat, status in enumerate(hand.statuses) if status is DealStatus.TO_SUBMIT]
-    version = due(games, clock, game_id)
+    assert hand.indian is not None
+    silent = [
+        seat for seat, status in enumerate(hand.indian.statuses) if status is DealStatus.TO_SUBMIT
+    ]
+    version = due(games, time, game_id)
     assert games.time_out(game_id, version)
     made = games.events_after(game_id, version)
     timed_out = [event.data()["player"] for event in made if event.event_type == "turn_timed_out"]
@@ -250,7 +242,7 @@ def test_indian_a_silent_show_is_submitted_for_every_seat_still_to_show(
 
 
 def test_a_leave_answers_like_an_action_and_a_seat_leaves_once(store: StoreUnderTest) -> None:
-    games = store.games(Clock())
+    games = store.games(SetTime())
     game_id = new_game(games, players=3)
     key = Idempotency("leave-1", "digest")
     left = games.leave(game_id, 1, idempotency=key)
@@ -267,7 +259,7 @@ def test_a_leave_answers_like_an_action_and_a_seat_leaves_once(store: StoreUnder
 
 
 def test_a_leave_honours_if_match(store: StoreUnderTest) -> None:
-    games = store.games(Clock())
+    games = store.games(SetTime())
     game_id = new_game(games, players=3)
     version = games.state(game_id).version
     with pytest.raises(VersionConflict):
@@ -276,7 +268,7 @@ def test_a_leave_honours_if_match(store: StoreUnderTest) -> None:
 
 
 def test_a_resignation_at_two_seats_ends_the_game(store: StoreUnderTest) -> None:
-    games = store.games(Clock())
+    games = store.games(SetTime())
     game_id = new_game(games, RuleSet())
     left = games.leave(game_id, 0, resign=True)
     assert left.state.table.status is Status.FINISHED
@@ -297,11 +289,11 @@ class Heard:
 
 
 def test_the_streams_hear_a_timeout_as_it_is_recorded() -> None:
-    clock = Clock()
+    time = SetTime()
     heard = Heard()
-    games = open_games(Settings(store=Store.MEMORY), observers=(heard,), clock=clock)
+    games = open_games(Settings(store=Store.MEMORY), observers=(heard,), now=time)
     game_id = new_game(games)
-    version = due(games, clock, game_id)
+    version = due(games, time, game_id)
     heard.events.clear()
     assert games.time_out(game_id, version)
     assert heard.events[0].event_type == "turn_timed_out"

@@ -22,25 +22,19 @@ import pytest
 from service.audit.verify import Outcome, verify_export
 from service.bootstrap import open_games
 from service.config import Settings, Store
-from service.domain import events as domain
-from service.domain.rules import VARIANTS, Abandon, RuleSet, Variant
+from service.domain import changes
+from service.domain.presets import VARIANTS
+from service.domain.rule_values import Abandon, Variant
+from service.domain.rules import RuleSet
 from service.domain.state import Status, Table
 from service.domain.turns import legal_moves
 from service.game.application import RummyApplication
 from service.game.commands import NewGame, NewSeat
 from tests.audit_stream.games import export_of
 from tests.domain import indian_play
+from tests.game.players import play_out
 from tests.game.test_variant_fuzz import GAMES, MAX_STEPS, RULES, choose
-
-
-class Clock:
-    """The application's clock, moved by the test."""
-
-    def __init__(self) -> None:
-        self.now = datetime(2026, 12, 1, tzinfo=UTC)
-
-    def __call__(self) -> datetime:
-        return self.now
+from tests.set_time import SetTime
 
 
 def _rules(name: str, players: int, number: int, rng: Random) -> RuleSet:
@@ -63,12 +57,12 @@ def _stored_tables(games: RummyApplication, game_id: Any) -> Iterator[Table]:
     created = games.state(game_id, version=1).table.copy()
     table = Table(
         rules=created.rules,
-        players=created.players,
+        seat_count=created.seat_count,
         seated=list(created.seated),
         first_dealer=created.first_dealer,
     )
     for event in stored[1:]:
-        domain.apply(table, event.to_domain())
+        changes.apply(table, event.to_domain())
         yield table
 
 
@@ -77,13 +71,18 @@ def test_random_leaves_and_timeouts_keep_every_invariant_and_verify(name: str) -
     variant = RuleSet.from_dict(RULES[name]).variant
     indian = variant is Variant.INDIAN
     low, high = VARIANTS[variant].players
-    clock = Clock()
-    games = open_games(Settings(store=Store.MEMORY), clock=clock)
+    time = SetTime(datetime(2026, 12, 1, tzinfo=UTC))
+    games = open_games(Settings(store=Store.MEMORY), now=time)
     rng = Random(f"leaving-{name}")
+    banks = Random(f"bank-{name}")
     seen: Counter[str] = Counter()
     for number in range(GAMES):
         players = rng.randint(low, high)
         rules = _rules(name, players, number, rng)
+        if number % 2 == 0:
+            # A time bank in even games, drawn apart so the games play as before.
+            bank = banks.choice([7, 600])
+            rules = RuleSet.from_dict({**rules.to_dict(), "time_bank_seconds": bank})
         pack = Counter(rules.pack)
         created = games.create_game(
             NewGame(
@@ -103,18 +102,23 @@ def test_random_leaves_and_timeouts_keep_every_invariant_and_verify(name: str) -
             if roll < 0.01 or step == leave_at:
                 people = [seat for seat in range(players) if not table.left[seat]]
                 games.leave(game_id, rng.choice(people), resign=rng.random() < 0.5)
+                play_out(games, game_id)  # the keeper's part once only bots are left
                 continue
             if roll < 0.08:
                 deadline = turn_deadline_of(games, game_id)
                 assert deadline is not None, "a person is to act, so its clock runs"
-                clock.now = deadline - timedelta(seconds=1)
+                time.now = deadline - timedelta(seconds=1)
                 assert not games.time_out(game_id, state.version), "not due yet"
-                clock.now = deadline + timedelta(seconds=1)
+                time.now = deadline + timedelta(seconds=1)
                 assert games.time_out(game_id, state.version), "due: it fires"
                 assert not games.time_out(game_id, state.version), "fired once"
+                play_out(games, game_id)
                 continue
             hand = table.hand
             assert hand is not None
+            if rules.time_bank_seconds and banks.random() < 0.2 and state.turn_deadline:
+                # The next move comes past its turn's clock: it spends some bank.
+                time.now = state.turn_deadline - timedelta(seconds=rng.uniform(0.5, 7))
             if indian:
                 seat = indian_play.acting_seat(table, rng)
                 if table.left[seat]:
@@ -124,6 +128,7 @@ def test_random_leaves_and_timeouts_keep_every_invariant_and_verify(name: str) -
                 seat = hand.turn
                 request = choose(table, seat, legal_moves(table, seat), rng)
             games.play(game_id, seat, request)
+            play_out(games, game_id)  # a pool's elimination may leave only bots
         else:
             pytest.fail(f"{name} game {number} did not end in {MAX_STEPS} steps")
         for table in _stored_tables(games, game_id):
@@ -139,6 +144,7 @@ def test_random_leaves_and_timeouts_keep_every_invariant_and_verify(name: str) -
     assert seen["turn_timed_out"] > 0, seen
     assert seen["replaced"] > 0, seen
     assert seen["forfeit"] > 0, seen
+    assert seen["time_bank_used"] > 0, seen
 
 
 def _what_happened(export: dict[str, Any]) -> Counter[str]:

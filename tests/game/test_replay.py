@@ -26,26 +26,28 @@ from hypothesis import strategies as st
 
 from service.bootstrap import open_games
 from service.config import Settings, Store
+from service.domain import changes
 from service.domain import events as domain
 from service.domain.actions import Action
 from service.domain.cards import FULL_DECK, Card
-from service.domain.decks import SeededDecks
+from service.domain.decks import ChainedDecks
 from service.domain.play import play, start
-from service.domain.rules import (
+from service.domain.rule_values import (
     Aces,
     Exhausted,
     GoingOut,
-    LayOff,
+    LayOffRule,
     MeldsPerTurn,
-    RuleSet,
     RummyBonus,
     Scoring,
 )
+from service.domain.rules import RuleSet
 from service.domain.state import Status, Table
 from service.game.application import RummyApplication
 from service.game.commands import NewGame, NewSeat
-from service.game.events import GameCreated, GameEvent
+from service.game.event_records import GameCreated, GameEvent
 from service.game.results import GameState
+from tests.fairness_oracle import hand_seeds
 from tests.game.players import Player, act, check_cards_conserved, to_move
 from tests.game.stores import StoreUnderTest
 
@@ -61,7 +63,7 @@ def rule_sets(draw: st.DrawFn) -> RuleSet:
         aces=draw(st.sampled_from(Aces)),
         hand_size=draw(st.sampled_from(sizes)),
         melds_per_turn=draw(st.sampled_from(MeldsPerTurn)),
-        lay_off=draw(st.sampled_from(LayOff)),
+        lay_off=draw(st.sampled_from(LayOffRule)),
         going_out=draw(st.sampled_from(GoingOut)),
         rummy_bonus=draw(st.sampled_from(RummyBonus)),
         recycles=draw(st.integers(0, 2)),
@@ -104,7 +106,7 @@ def setups(draw: st.DrawFn) -> Setup:
     )
 
 
-def _command(table: Table, decks: SeededDecks, player: Player, longest: int) -> list[Action]:
+def _command(table: Table, decks: ChainedDecks, player: Player, longest: int) -> list[Action]:
     """One to `longest` legal actions for the seat to play, ending with its turn."""
     seat = to_move(table)
     trial = table.copy()
@@ -131,7 +133,9 @@ class Twin:
 
 
 def play_twin(setup: Setup) -> Twin:
-    decks = SeededDecks(setup.seed, setup.client_seeds, setup.decks)
+    # The service deals a game from the hand seeds its seed makes (docs/fairness.md).
+    chain = tuple(hand_seeds(setup.seed, setup.rules.max_hands or 500))
+    decks = ChainedDecks(chain, setup.client_seeds, setup.decks)
     table = new_table(setup)
     made = start(table, decks)
     twin = Twin(commands=[], events=made, first=table.copy())
@@ -147,7 +151,7 @@ def play_twin(setup: Setup) -> Twin:
 def new_table(setup: Setup) -> Table:
     return Table(
         rules=setup.rules,
-        players=setup.players,
+        seat_count=setup.players,
         seated=[True] * setup.players,
         first_dealer=setup.dealer,
     )
@@ -196,7 +200,7 @@ def check_replays(games: RummyApplication, setup: Setup) -> None:
     stepped = new_table(setup)
     for version in range(1, state.version + 1):
         if version > 1:
-            domain.apply(stepped, stored[version - 1].to_domain())
+            changes.apply(stepped, stored[version - 1].to_domain())
         rebuilt = games.state(game_id, version=version)
         assert rebuilt.version == version
         if version in live:

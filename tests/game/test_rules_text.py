@@ -14,6 +14,7 @@ from service.domain.errors import InvalidRules
 from service.domain.state import HandEnding
 from service.game.application import RummyApplication
 from service.game.commands import NewGame, NewSeat
+from service.game.event_feed import Feed
 from tests.game.players import STOCK, act, with_rules
 
 # FULL_DECK is clubs A-K, diamonds, hearts, spades: deck[20] is the 8D, deck[21] the 9D.
@@ -37,12 +38,12 @@ def test_a_hand_size_leaving_no_stock_is_refused_at_creation_and_stores_nothing(
     games: RummyApplication,
 ) -> None:
     # Six seats of nine cards need 54 + 1 upcard: more than one deck.
-    before = games.last_position()
+    before = Feed.of(games).last_position()
     with pytest.raises(InvalidRules):
         games.create_game(
             NewGame(seats=[NewSeat(f"p{n}") for n in range(6)], rules=with_rules(hand_size=9))
         )
-    assert games.last_position() == before
+    assert Feed.of(games).last_position() == before
 
 
 def test_the_deal_passes_on_after_a_void_hand_in_a_stored_game(games: RummyApplication) -> None:

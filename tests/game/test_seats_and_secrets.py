@@ -5,12 +5,13 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 
-from service.domain.shuffle import commitment
 from service.game.application import RummyApplication
 from service.game.commands import NewGame, NewSeat
-from service.game.events import GameCreated, PlayerJoined
+from service.game.event_records import GameCreated, PlayerJoined
 from service.game.results import GameState
 from service.game.tokens import hash_token
+from tests.fairness_oracle import commitment as oracle_commitment
+from tests.fairness_oracle import creation_rules
 
 
 def _everything_in(state: GameState) -> str:
@@ -64,11 +65,12 @@ def test_only_token_hashes_are_stored_and_no_state_shows_either(games: RummyAppl
     assert games.state(created.game_id).token_hashes == tuple(hashes)
 
 
-def test_the_seed_is_kept_and_committed_to_by_its_sha256(games: RummyApplication):
+def test_the_seed_is_kept_and_committed_to_with_the_rules(games: RummyApplication):
     created = games.create_game(NewGame(seats=[NewSeat("ann"), NewSeat("bob")], seed="s3cr3t"))
     state = games.state(created.game_id)
     assert state.seed == "s3cr3t"
-    assert state.seed_commitment == hashlib.sha256(b"s3cr3t").hexdigest() == commitment("s3cr3t")
+    rules = creation_rules(games, created.game_id)
+    assert state.seed_commitment == oracle_commitment("s3cr3t", rules)
     first = games.events_after(created.game_id)[0]
     assert isinstance(first, GameCreated)
     assert first.seed_commitment == state.seed_commitment
@@ -80,4 +82,5 @@ def test_a_game_created_without_a_seed_gets_a_fresh_secret_one(games: RummyAppli
     two = games.state(games.create_game(NewGame(seats=seats)).game_id)
     assert one.seed != two.seed
     assert len(one.seed) >= 32
-    assert one.seed_commitment == commitment(one.seed)
+    rules = creation_rules(games, one.game_id)
+    assert one.seed_commitment == oracle_commitment(one.seed, rules)

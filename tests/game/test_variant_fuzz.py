@@ -25,12 +25,14 @@ from service.audit.verify import Outcome, verify_export
 from service.bootstrap import open_games
 from service.config import Settings, Store
 from service.domain import concealed
-from service.domain.actions import Action, Discard, Draw, Knock, LayOff, Meld, Swap
+from service.domain.actions import Action, Discard, Draw, Knock, LayOff, Meld, Pass, Swap
 from service.domain.cards import Card
-from service.domain.events import apply
+from service.domain.changes import apply
 from service.domain.legal import LegalMoves
-from service.domain.rules import VARIANTS, RuleSet, SwappedWild, Variant
-from service.domain.state import Status, Table
+from service.domain.presets import VARIANTS
+from service.domain.rule_values import SwappedWild, Variant
+from service.domain.rules import RuleSet
+from service.domain.state import Table
 from service.domain.turns import decide, legal_moves
 from service.game.commands import NewGame, NewSeat
 from tests.audit_stream.games import export_of
@@ -53,6 +55,10 @@ RULES: dict[str, dict[str, Any]] = {
     "indian-deals": {"variant": "indian", "format": "deals"},
     "indian-pool-101": {"variant": "indian", "format": "pool_101"},
     "indian-pool-201": {"variant": "indian", "format": "pool_201"},
+    "gin": {"variant": "gin", "target": 50},
+    "gin-oklahoma": {"variant": "gin", "target": 25, "oklahoma": True, "max_hands": 40},
+    "rummy500": {"variant": "rummy500", "target": 150},
+    "rummy500-discard": {"variant": "rummy500", "going_out": "discard", "target": 100},
 }
 PLANTED_DEALS = 6
 """Indian: the deals whose decks plant valid declarations (later ones are shuffled)."""
@@ -65,6 +71,8 @@ def choose(table: Table, seat: int, moves: LegalMoves, rng: Random) -> list[Acti
         assert request is not None, "can_go_out says a going-out request exists"
         if rng.random() < 0.8:
             return list(request)
+    if moves.can_pass and rng.random() < 0.5:  # gin's upcard offer
+        return [Pass()]
     actions = moves.actions()
     draws = [action for action in actions if isinstance(action, Draw)]
     if draws:
@@ -73,12 +81,14 @@ def choose(table: Table, seat: int, moves: LegalMoves, rng: Random) -> list[Acti
     plays = [a for a in actions if not isinstance(a, Discard | Knock)]
     if knocks and rng.random() < 0.15:
         return [rng.choice(knocks)]
-    if plays and rng.random() < 0.8:
+    discards = [a for a in actions if isinstance(a, Discard)]
+    # 500 Rum: while a called card is unused no discard is offered, only plays.
+    if plays and (not discards or rng.random() < 0.8):
         chosen = rng.choice(plays)
         if isinstance(chosen, Swap) and table.rules.swapped_wild is SwappedWild.MELD_NOW:
             return _swap_and_use(table, seat, chosen, rng)
         return [chosen]
-    return [rng.choice([a for a in actions if isinstance(a, Discard)])]
+    return [rng.choice(discards)]
 
 
 def _swap_and_use(table: Table, seat: int, swap: Swap, rng: Random) -> list[Action]:
@@ -156,7 +166,9 @@ def test_random_games_keep_every_invariant_and_verify(name: str) -> None:
         game_id = created.game_id
         for _ in range(MAX_STEPS):
             table = games.state(game_id).table
-            if table.status is Status.FINISHED:
+            # Finished, or (random gin players voiding hand after hand) aborted at
+            # the `max_hands` cap: both are ends the export must verify.
+            if table.over:
                 break
             hand = table.hand
             assert hand is not None
@@ -181,6 +193,9 @@ def test_random_games_keep_every_invariant_and_verify(name: str) -> None:
         # The planted deals make the show happen; random play, the rest.
         assert seen["valid declaration"] > 0, seen
         assert seen["groups_submitted"] > 0, seen
+    if variant is Variant.GIN:
+        assert seen["upcard_passed"] > 0, seen
+        assert seen["knocked"] > 0, seen
 
 
 def _what_happened(export: dict[str, Any]) -> Counter[str]:

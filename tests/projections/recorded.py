@@ -1,7 +1,7 @@
 """Stored events as the projections read them, written out in their stored form.
 
 The projections read a stored event through `StoredEvent`
-(service/projections/events.py): its version, time, seat, type and `data()`,
+(service/projections/event_views.py): its version, time, seat, type and `data()`,
 the plain fields the store holds (card codes, lists, strings). `Recorded` is
 one given by hand, so these tests describe a game event by event without the
 game room; test_recorded.py holds each kind's fields to the committed

@@ -13,6 +13,7 @@ from datetime import datetime
 from uuid import UUID
 
 from service.domain.fairness import DealMode
+from service.domain.hand_chain import SeedScheme
 from service.domain.state import Table
 
 GAME_ID = UUID(int=7)
@@ -33,8 +34,11 @@ class Snapshot:
     game_id: UUID = GAME_ID
     version: int = 1
     seed_commitment: str = ""
-    deal: DealMode = DealMode.COMMIT_REVEAL
+    deal_mode: DealMode = DealMode.COMMIT_REVEAL
     turn_deadline: datetime | None = None
+    seed_scheme: SeedScheme = SeedScheme.HAND_CHAIN
+    rules_digest: str = ""
+    hand_seeds: tuple[str, ...] = ()
 
 
 def snapshot(table: Table, names: Sequence[str | None], version: int = 1) -> Snapshot:

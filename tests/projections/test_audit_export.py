@@ -5,6 +5,7 @@ Bob), then on games played by the application.
 
 from __future__ import annotations
 
+import hmac
 from typing import Any
 
 import msgspec
@@ -15,7 +16,8 @@ from service.config import Settings, Store
 from service.domain import shuffle
 from service.domain.cards import card_codes
 from service.game.application import RummyApplication
-from service.projections.audit import audit_export
+from service.projections.audit_export import audit_export
+from tests import fairness_oracle as oracle
 from tests.audit_stream.games import export_of, finished, new_game, play
 from tests.projections.recorded import (
     ANN,
@@ -64,6 +66,10 @@ def test_the_export_of_a_finished_game_reveals_the_seed_and_holds_every_header_f
         "hands": [{"hand_number": 1, "dealer": ANN, "deck": DECK, "from_seed": False}],
         "winner": ANN,
         "totals": [56, 0],
+        # docs/fairness.md, "Live chain heads": HMAC-SHA-256 keyed by the seed.
+        "chain_salt": hmac.new(
+            SEED.encode(), b"straight-rummy/chain-salt/v1", "sha256"
+        ).hexdigest(),
     }
 
 
@@ -137,9 +143,12 @@ def test_the_export_reveals_the_seed_and_every_deck_once_finished(
     game_id, _ = new_game(games, client_seeds=("ann", ""))
     export = finished(games, game_id)
     assert export["status"] == "finished"
-    assert shuffle.commitment(export["seed"]) == export["seed_commitment"]
+    rules = export["rules"]
+    assert oracle.commitment(export["seed"], rules) == export["seed_commitment"]
+    chain = oracle.chain_of(export["seed"], rules)
     for hand in export["hands"]:
-        derived = shuffle.deck_order(export["seed"], ["ann", ""], hand["hand_number"])
+        number = hand["hand_number"]
+        derived = shuffle.deck_order(chain[number - 1], ["ann", ""], number)
         assert hand["deck"] == card_codes(derived)
     assert export["chain"]["head"] == export["events"][-1]["hash"]
     assert [event["version"] for event in export["events"]] == list(range(1, export["version"] + 1))

@@ -1,5 +1,5 @@
 """The events these tests write by hand are the stored form: each kind has the
-fields the committed stored-event fixture holds (tests/game/stored_events.py),
+fields the committed stored-event fixture holds (tests/game/event_records.py),
 and the game of recorded.py is the one the domain plays from its deck."""
 
 from __future__ import annotations

@@ -14,6 +14,7 @@ import msgspec
 import pytest
 
 from service.domain.cards import Card
+from service.domain.changes import apply
 from service.domain.events import (
     CardDrawn,
     CardLaidOff,
@@ -24,14 +25,14 @@ from service.domain.events import (
     MeldLaid,
     WildSwapped,
     actor,
-    apply,
     plain,
 )
 from service.domain.melds import End, MeldKind
 from service.domain.rules import RuleSet
 from service.domain.state import HandEnding, Source
-from service.projections.events import event_view
-from service.projections.views import ADMIN, PUBLIC, Viewer, game_view, last_hand
+from service.projections.event_views import event_view
+from service.projections.hand_results import last_hand
+from service.projections.views import ADMIN, PUBLIC, Viewer, game_view
 from tests.domain.tables import deck_for, seated_game
 from tests.projections.recorded import STARTED, Recorded
 from tests.projections.snapshots import snapshot
@@ -57,9 +58,14 @@ def stored(event: Event, version: int = 5) -> Recorded:
     return Recorded(version, name, data, actor(event), STARTED)
 
 
+HEAD = "cd" * 32
+"""A live chain head, as the caller of `event_view` gives it."""
+
+
 def seen(event: Event, who: str, rules: RuleSet = WILD) -> dict[str, Any]:
-    view = event_view(stored(event), VIEWERS[who], rules, players=3)
+    view = event_view(stored(event), VIEWERS[who], rules, seat_count=3, chain=HEAD)
     decoded: dict[str, Any] = msgspec.json.decode(msgspec.json.encode(view))
+    assert decoded.pop("chain") == HEAD  # the live head: service/projections/chain_heads.py
     return decoded
 
 

@@ -158,7 +158,7 @@ def test_a_finished_hand_shows_every_seats_cards_to_everyone() -> None:
 
 
 def test_an_open_seat_has_no_name_and_a_waiting_game_no_hand() -> None:
-    table = Table(rules=RuleSet(), players=2, seated=[True, False])
+    table = Table(rules=RuleSet(), seat_count=2, seated=[True, False])
     waiting = view(table, Viewer(seat=ANN))
     open_seat = game_view(snapshot(table, ("Ann", None)), Viewer(seat=ANN))
     assert [(p.name, p.hand_count) for p in open_seat.players] == [("Ann", 0), (None, 0)]

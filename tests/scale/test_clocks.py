@@ -5,15 +5,18 @@ over a few seconds (on each replica, and a third by the test's own process,
 which keeps no clocks: those deadlines the replicas find in the feed only),
 each with a person who never moves (seat 0) against a bot, on the shortest
 clock the rules allow (`turn_seconds` 5; the seat is taken over by a bot
-after `TAKEOVER` timeouts, and the game then plays out by itself). While the first clocks
-run out one replica is SIGKILLed, and started again a little later.
+after `TAKEOVER` timeouts, and the replicas' keepers then play the bots out).
+While the first clocks run out one replica is SIGKILLed, and started again a
+little later.
 
 Afterwards, from the stored events (each game replayed save by save with
 the rules' own `turn_deadline`):
 - every turn the silent person had while a deadline ran was timed out, once:
   every save after the creation is a timeout (nobody else moves that seat;
   the bots move within the saves that make it their turn), made when the
-  game at rest had a deadline; `/feed` lists each `turn_timed_out` once;
+  game at rest had a deadline, until the takeover left only bots (then each
+  save is the waiting bot's one request); `/feed` lists each
+  `turn_timed_out` once;
 - none was timed out early: its stored time is at or after the deadline;
 - every game finished, the cards conserved at every version, and every
   game's audit export is VERIFIED by the verifier `rummy verify` runs.
@@ -24,6 +27,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Iterator
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 from uuid import UUID
@@ -36,7 +40,7 @@ from service.bootstrap import open_games
 from service.config import Settings
 from service.domain.rules import RuleSet
 from service.game.application import RummyApplication
-from service.game.clock import turn_deadline
+from service.game.clock import bot_move_due, turn_deadline
 from service.game.commands import NewGame, NewSeat
 from tests.postgres import fresh_schema, service_environment
 from tests.rates import NO_RATE_LIMITS_ENV
@@ -172,17 +176,23 @@ def _check_game(games: RummyApplication, game_id: UUID) -> int:
     """Replay one game, command by command (the events of one save share a
     `command_id`): every command after the creation is a timeout (the silent seat
     never moves; the bots move within the commands that make it their turn), each
-    made when the game at rest had a deadline, at or after it; the game at rest
-    afterwards. The timeouts counted."""
+    made when the game at rest had a deadline, at or after it; once the takeover
+    left only bots, a bot's one request, made when the game at rest waited for
+    that bot (the keeper's firing, docs/bots.md); the game at rest afterwards.
+    The timeouts counted."""
     stored: list[Any] = list(games.events.get(game_id))
     _check_cards_conserved(stored)
     game: Any = None
     timeouts = 0
     for before, event in zip([None, *stored], stored, strict=False):
         starts_command = before is None or event.command_id != before.command_id
-        if before is not None and starts_command:
+        where = f"{game_id} v{event.originator_version}"
+        if before is not None and starts_command and turn_deadline(game) is None:
+            waiting = bot_move_due(game, timedelta(0))
+            assert waiting is not None, f"{where}: {event.event_type} began a save, nobody due"
+            assert event.seat == waiting.seat, f"{where}: not the waiting bot's request"
+        elif before is not None and starts_command:
             deadline = turn_deadline(game)
-            where = f"{game_id} v{event.originator_version}"
             assert event.event_type == "turn_timed_out", f"{where}: {event.event_type} began a save"
             assert deadline is not None, f"{where}: timed out with no clock running"
             assert event.timestamp >= deadline.at, (

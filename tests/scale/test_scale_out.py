@@ -40,7 +40,7 @@ import pytest
 from service.bootstrap import open_games
 from service.config import Settings
 from service.domain.cards import FULL_DECK
-from service.game.events import GameEvent
+from service.game.event_records import GameEvent
 from tests.postgres import fresh_schema, service_environment
 from tests.rates import NO_RATE_LIMITS_ENV
 from tests.servers import Replica, clean_environment, running_replicas

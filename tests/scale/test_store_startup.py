@@ -1,8 +1,9 @@
 """Many processes opening one PostgreSQL store at once, as replicas and
 workers do when a Deployment starts.
 
-Without the advisory lock (`service.game.postgres.schema_lock`) the library's table set-up races:
-four threads opening a fresh schema at once failed in 10 of 10 rounds here
+Without the advisory lock (`service.store.schema_lock.schema_lock`) the
+library's table set-up races: four threads opening a fresh schema at once
+failed in 10 of 10 rounds here
 (`duplicate key value violates unique constraint "pg_type_typname_nsp_index"`,
 `tuple concurrently updated`), and so did three processes in 12 of 15 rounds
 (11 of 15 with the table already there). With the lock: none.
@@ -17,6 +18,7 @@ import pytest
 
 from service.bootstrap import open_games
 from service.config import Settings
+from service.game.store_health import StoreHealth
 from tests.postgres import fresh_schema
 
 pytestmark = pytest.mark.postgres
@@ -54,6 +56,6 @@ def test_replicas_opening_a_new_store_at_once_all_start(store_settings: Settings
         assert _open_at_once(store_settings) == []
     games = open_games(store_settings)
     try:
-        games.check_store()
+        StoreHealth(games).check_store()
     finally:
         games.close()

@@ -1,5 +1,5 @@
 """`rummy serve --workers 2`: /metrics answers every worker's totals, whichever worker
-a scrape reaches (prometheus-client's multi-process mode, service/api/metrics.py)."""
+a scrape reaches (prometheus-client's multi-process mode, service/api/transport/metrics.py)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 from prometheus_client.mmap_dict import MmapedDict
 from prometheus_client.parser import text_string_to_metric_families
 
-from service.api.metrics import MULTIPROCESS_DIR, Metrics
+from service.api.transport.metrics import MULTIPROCESS_DIR, Metrics
 from tests.audit_stream.clients import wait_for
 from tests.servers import rummy_serve
 

@@ -1,5 +1,6 @@
-"""Fixtures of the web client's tests: one `rummy serve` on the in-memory store,
-one headless Chromium for the module, and a place for the screenshots.
+"""Fixtures of the web client's tests: one `rummy serve` on the in-memory store
+(its admin token `ADMIN_TOKEN`, for the replay viewer's admin view), one
+headless Chromium for the module, and a place for the screenshots.
 
 The server runs as a person runs it (the console script, every route the
 composition root wires), without rate limits: a test plays many requests.
@@ -17,10 +18,14 @@ from playwright.sync_api import Browser
 from tests.chromium import OfflinePages, chromium, offline_pages
 from tests.servers import rummy_serve
 
+ADMIN_TOKEN = "admin-token-of-the-web-client-tests"
+
 
 @pytest.fixture(scope="session")
 def server_url() -> Iterator[str]:
-    with rummy_serve({"RUMMY_STORE": "memory"}) as server:
+    # Games left to bots play out unpaced: a page waits for their end in seconds.
+    env = {"RUMMY_STORE": "memory", "RUMMY_BOT_PACE_MS": "0", "RUMMY_ADMIN_TOKEN": ADMIN_TOKEN}
+    with rummy_serve(env) as server:
         yield server.url
 
 

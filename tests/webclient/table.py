@@ -4,7 +4,7 @@ A `Player` clicks what the page shows (the lobby's form, the piles, the cards,
 the move buttons) and reads what it says (the status line, the notice, the
 results). It never calls the API for its own moves: the page must offer them.
 `play_a_turn` is a plain strategy built on that alone: draw, lay every meld
-the page suggests, lay off what it can, discard.
+the page suggests, lay off what it can, discard (and pass a Gin Rummy upcard).
 
 Tables with a chosen deal are set up over the API (`seated_game`), as a
 tournament organiser would; the page is then given the seat the way it keeps
@@ -95,6 +95,14 @@ class Player:
             timeout=STEP_MS,
         )
 
+    def wait_until_idle(self) -> None:
+        """Until the answer to the page's last move is in: the stream may show the
+        views after a move (a bot's turns) before the move's own answer arrives, and
+        until then the page offers no move (`data-busy`)."""
+        self.page.wait_for_function(
+            "() => document.querySelector('#app').dataset.busy !== 'true'", timeout=STEP_MS
+        )
+
     # --- acting -----------------------------------------------------------------------
 
     def open_lobby(self) -> None:
@@ -150,8 +158,10 @@ class Player:
 
     def select(self, *cards: str) -> None:
         """Select `cards` in the hand (and nothing else)."""
-        for pressed in self.page.locator(".hand button[aria-pressed=true]").all():
-            pressed.click()
+        # One at a time: each click draws the hand again.
+        pressed = self.page.locator(".hand button[aria-pressed=true]")
+        while pressed.count():
+            pressed.first.click()
         taken: dict[str, int] = {}
         for code in cards:
             nth = taken.get(code, 0)
@@ -180,6 +190,11 @@ class Player:
 def play_a_turn(player: Player) -> None:
     """Draw, lay every meld the page suggests, lay off what it offers, discard:
     each by the page's own buttons."""
+    player.wait_until_idle()
+    if player.page.locator("[data-focus=pass]").count():
+        # Gin Rummy's upcard offer: pass it (the stock comes next, or the other's turn).
+        player.click("Pass")
+        return None
     if player.page.locator("[data-focus=draw-stock]").count():
         player.draw()
     elif player.page.locator("[data-focus=draw-pile]").count():
@@ -307,6 +322,10 @@ class Opponent:
         self._act({"type": "discard", "card": card})
         return card
 
+    def act(self, action: dict[str, Any]) -> dict[str, Any]:
+        """One action of this seat's (it must be accepted); the view after it."""
+        return self._act(action)
+
     def _act(self, action: dict[str, Any]) -> dict[str, Any]:
         answer = httpx.post(
             f"{self.base}/games/{self.game_id}/actions",
@@ -320,3 +339,36 @@ class Opponent:
 
     def _bearer(self) -> dict[str, str]:
         return {"Authorization": f"Bearer {self.token}"}
+
+
+PENALTY_RULES = {"hand_size": 4, "scoring": "penalty", "deals": 1}
+"""One hand, scored against: each other player adds their own hand, the lowest total wins."""
+PENALTY_HANDS = ("7H 8H 9H KS", "2C 4D 6S 8C", "3C 5D QC JD")
+"""Ann's, then two bots' holding 20 and 28: Ann goes rummy on her first turn (the
+bots add twice their hands, 40 and 56), so the standings are Ann, Bot 2, Bot 3."""
+
+
+def a_finished_game(base: str) -> dict[str, Any]:
+    """Three seats, Ann (seat 0, first to play) and two bots, played to the end over
+    HTTP: Ann draws 10H, melds 7H-10H and discards KS, rummy in one hand of
+    `PENALTY_RULES`. The creation's answer (Ann's token included)."""
+    created = seated_game(
+        base,
+        {
+            "players": [
+                {"name": "Ann"},
+                {"name": "Bot 2", "bot": "basic"},
+                {"name": "Bot 3", "bot": "basic"},
+            ],
+            "rules": PENALTY_RULES,
+            "dealer": 2,
+            "decks": [dealt(PENALTY_RULES, PENALTY_HANDS, "QD", "10H", dealer=2)],
+        },
+    )
+    ann = Opponent(base, created["game_id"], created["players"][0]["token"])
+    ann._act({"type": "draw", "source": "stock"})
+    ann._act({"type": "meld", "cards": ["7H", "8H", "9H", "10H"]})
+    finished = ann._act({"type": "discard", "card": "KS"})
+    assert finished["status"] == "finished", finished
+    assert [player["score"] for player in finished["players"]] == [0, 40, 56]
+    return created

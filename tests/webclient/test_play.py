@@ -192,6 +192,9 @@ def _wild(ann: Player) -> None:
     ann.page.get_by_role("button", name="Meld 5♥ 6♥ Joker").click()
     chooser = ann.page.get_by_role("dialog")
     expect(chooser).to_contain_text("What do the wild cards stand for?")
+    # In the player's words, not the API's ("say what each wild stands for with `as`").
+    expect(chooser).to_contain_text("Choose the card each wild stands for.")
+    expect(chooser).not_to_contain_text("`as`")
     expect(chooser.get_by_role("button", name=re.compile("Joker as 4♥"))).to_be_visible()
     ann.click(re.compile("Joker as 7♥"))
     ann.select("7H")
@@ -464,11 +467,48 @@ def test_a_turn_is_played_with_the_keyboard_alone(browser: Browser, server_url: 
         tab_to(ann, "Meld 7♥ 8♥ 9♥ 10♥")
         keys.press("Enter")
         ann.wait_for_version_after(before)
-        assert focused(ann) == "king of spades"
+        assert focused(ann) == "K, king of spades"
         keys.press("Space")
         tab_to(ann, "Discard K♠")
         keys.press("Enter")
         expect(ann.page.locator('.result[data-hand="1"] .how')).to_have_text(game.ended)
+
+
+HOLD_MOVE_ANSWERS = """
+window.heldAnswers = [];
+const sendFetch = window.fetch.bind(window);
+window.fetch = (input, init) => {
+  const answer = sendFetch(input, init);
+  if (init?.method !== "POST" || !String(input).endsWith("/actions")) return answer;
+  const held = (response) =>
+    new Promise((release) => window.heldAnswers.push(() => release(response)));
+  return answer.then(held);
+};
+"""
+"""A page script that holds each move's answer until the test releases it, so the
+stream's view of the move arrives first (as it may on a slow network)."""
+
+
+def test_a_card_selected_before_the_moves_answer_arrives_stays_selected(
+    browser: Browser, server_url: str
+) -> None:
+    game = next(game for game in VARIANT_GAMES if game.name == "classic")
+    created = seated_game(server_url, _body(game))
+    with offline_pages(browser, server_url) as pages:
+        page = pages.new_page(**DESKTOP)
+        page.add_init_script(HOLD_MOVE_ANSWERS)
+        ann = Player(page, server_url)
+        sit(ann, created["game_id"], 0, "Ann", created["players"][0]["token"])
+
+        ann.draw()  # shown by the stream's view: the answer is held
+        page.wait_for_function("() => window.heldAnswers.length === 1")
+        king = page.locator('.hand button[data-card="KS"]')
+        king.click()
+        expect(king).to_have_attribute("aria-pressed", "true")
+        page.evaluate("() => window.heldAnswers.shift()()")
+        expect(ann.app).to_have_attribute("data-busy", "false")
+        expect(king).to_have_attribute("aria-pressed", "true")
+        expect(page.get_by_role("button", name="Discard K♠")).to_be_visible()
 
 
 def focused(player: Player) -> str:
@@ -481,7 +521,13 @@ def focused(player: Player) -> str:
 
 
 def tab_to(player: Player, name: str, presses: int = 40) -> None:
-    """Press Tab until the control named `name` has the focus."""
+    """Press Tab until the control named `name` has the focus (once the page shows it:
+    a control a click makes appears after the page renders again)."""
+    player.page.wait_for_function(
+        "name => [...document.querySelectorAll('button, [tabindex], input, select, a')]"
+        ".some(e => (e.getAttribute('aria-label') ?? e.textContent ?? '').trim() === name)",
+        arg=name,
+    )
     for _ in range(presses):
         if focused(player) == name:
             return
@@ -527,8 +573,14 @@ def test_the_table_fits_a_phone_and_a_desktop(
                 re.compile(r"^Your time: \d\d s$")
             )
             player.page.screenshot(path=artifacts / f"table-{name}.png", full_page=True)
+            # Against the device's width too: a phone's browser widens its layout (and
+            # innerWidth) to fit whatever overflows.
+            device = player.page.viewport_size
+            assert device
             width = player.page.evaluate("() => [document.documentElement.scrollWidth, innerWidth]")
-            assert width[0] <= width[1], f"the {name} page scrolls sideways: {width}"
+            assert width[0] <= width[1] <= device["width"], (
+                f"the {name} page scrolls sideways: {width}"
+            )
             for card in player.page.locator(".hand button").all():
                 box = card.bounding_box()
                 assert box, name

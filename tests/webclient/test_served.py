@@ -17,7 +17,7 @@ import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from service.api.webclient import FILES, PLAY_CSP, PLAY_PATH
+from service.webclient.served import FILES, PLAY_CSP, PLAY_PATH
 from tests.api.client import make_app
 
 ANOTHER_HOST = re.compile(r"(?:[a-z][a-z0-9+.-]*:)?//[a-z0-9.-]+", re.IGNORECASE)
@@ -87,7 +87,7 @@ def test_nothing_served_names_another_host(client: TestClient[Litestar]) -> None
 
 
 @pytest.mark.parametrize(
-    "name", ["types.d.ts", "tsconfig.json", "index.html", "../webclient.py", "nothing.js"]
+    "name", ["types.d.ts", "tsconfig.json", "index.html", "../served.py", "nothing.js"]
 )
 def test_only_the_clients_files_are_served(client: TestClient[Litestar], name: str) -> None:
     assert client.get(f"{PLAY_PATH}/assets/{name}").status_code == 404

@@ -14,7 +14,7 @@ import json
 import shutil
 from pathlib import Path
 
-from service.api.webclient import FILES
+from service.webclient.served import FILES
 from tests.clients.test_typescript_client import generator_complaints
 from tests.clients.tools import OPENAPI_PATH, npm_tool, run
 

@@ -39,6 +39,9 @@ class Receiver:
     answers: dict[str, Answer] = field(default_factory=dict)
     hold: tuple[str, int] | None = None
     """(path, n): the n-th request to that path waits until `release` (a kill mid-delivery)."""
+    stall: frozenset[str] = frozenset()
+    """Paths whose every request waits until `release`: a receiver that accepts the
+    connection and never answers."""
     held: threading.Event = field(default_factory=threading.Event)
     released: threading.Event = field(default_factory=threading.Event)
     got: list[Received] = field(default_factory=list)
@@ -65,7 +68,7 @@ class Receiver:
                 self.bad_signatures += 1
             payload = None
         status, delay = self.answers.get(path, lambda _: (204, 0.0))(n)
-        holding = self.hold == (path, n)
+        holding = self.hold == (path, n) or path in self.stall
         with self.lock:
             self.got.append(
                 Received(

@@ -225,8 +225,10 @@ def test_two_replicas_never_send_an_event_twice_while_both_live(
     """Both replicas' senders take the endpoint in turns (by lease): with no
     failure and no kill, each event arrives exactly once, in feed order."""
     receiver = Receiver()
-    # A long lease: no sender, however starved of CPU, loses the endpoint while it works.
-    env = {**store_env, "RUMMY_WEBHOOK_LEASE": "30"}
+    # A long lease: no sender, however starved of CPU, loses the endpoint while it works;
+    # and a long wait for the receiver's answer: an answer late past the timeout is a
+    # failed attempt, sent again by design (at least once), which is not this test's case.
+    env = {**store_env, "RUMMY_WEBHOOK_LEASE": "30", "RUMMY_WEBHOOK_TIMEOUT": "14"}
     with receiving(receiver), service(env) as first, service(env) as second:
         clients = [httpx.Client(base_url=r.url, timeout=10) for r in (first, second)]
         webhook = register(clients[0], receiver, "/both", after=0)
@@ -234,6 +236,58 @@ def test_two_replicas_never_send_an_event_twice_while_both_live(
             play(client, new_games(client, 3), 5)
         caught_up(clients[1], webhook)
         events = feed(clients[0])
+        log = clients[0].get(f"/webhooks/{webhook}/deliveries", headers=ADMIN).json()
     ids = [r.webhook_id for r in receiver.of("/both")]
     assert receiver.bad_signatures == 0
+    failed = [attempt for attempt in log["deliveries"] if attempt["error"] is not None]
+    assert not failed, "no attempt failed: a failure is sent again, by design"
     assert ids == [f"{item['game_id']}:{item['event']['version']}" for item in events]
+
+
+STALLED = tuple(f"/stalled-{n}" for n in range(6))
+
+
+def test_six_receivers_that_never_answer_do_not_delay_a_healthy_one(
+    store_env: dict[str, str],
+) -> None:
+    """Issue 26: with six endpoints whose receivers never answer, a healthy
+    endpoint's delivery went from 0.1 s to 3-19 s: two sender threads took turns
+    with every endpoint, and each silent one held a thread for the whole timeout.
+    Now each endpoint has a slot of its own: the healthy one gets every event
+    while all six requests are still in flight (none has timed out)."""
+    receiver = Receiver(stall=frozenset(STALLED))
+    # Long enough that no stalled request ends within the test's own waits.
+    env = {**store_env, "RUMMY_WEBHOOK_TIMEOUT": "30", "RUMMY_WEBHOOK_LEASE": "90"}
+    with receiving(receiver), service(env) as replica:
+        client = httpx.Client(base_url=replica.url, timeout=10)
+        stalled = [register(client, receiver, path) for path in STALLED]
+        games = new_games(client, 1)
+        deadline = time.monotonic() + WAIT_SECONDS
+        while sum(1 for path in STALLED if receiver.of(path)) < 2:
+            assert time.monotonic() < deadline, "the stalled endpoints were never tried"
+            time.sleep(0.05)
+        healthy = register(client, receiver, "/healthy")
+        start = client.get(f"/webhooks/{healthy}", headers=ADMIN).json()["position"]
+        play(client, games, 3)
+        last = client.get("/feed", params={"limit": 1}, headers=ADMIN).json()["last_position"]
+        # Until the healthy endpoint has every event, or a stalled attempt ended.
+        while True:
+            state = client.get(f"/webhooks/{healthy}", headers=ADMIN).json()
+            ended = [
+                client.get(f"/webhooks/{w}", headers=ADMIN).json()["failures"] for w in stalled
+            ]
+            if state["position"] >= last or any(ended) or time.monotonic() > deadline:
+                break
+            time.sleep(0.1)
+        events = feed(client)
+        requests = {path: len(receiver.of(path)) for path in STALLED}
+
+    wanted = [
+        f"{item['game_id']}:{item['event']['version']}"
+        for item in events
+        if item["position"] > start
+    ]
+    assert not any(ended), "a stalled attempt ended (timed out) before the healthy got its events"
+    assert state["position"] >= last
+    assert [r.webhook_id for r in receiver.of("/healthy")] == wanted
+    assert requests == dict.fromkeys(STALLED, 1), "all six in flight at once, none answered"

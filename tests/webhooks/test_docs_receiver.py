@@ -89,6 +89,18 @@ def wait_delivered(client: httpx.Client, endpoint_id: str) -> None:
     raise AssertionError(f"not delivered: {state}")
 
 
+def every_event(client: httpx.Client, game_id: str) -> list[dict[str, object]]:
+    """All of a game's events, page after page: a long game has more than one page."""
+    events: list[dict[str, object]] = []
+    while True:
+        page = client.get(
+            f"/games/{game_id}/events", params={"after": len(events)}, headers=ADMIN
+        ).json()
+        events.extend(page["events"])
+        if not page["more"]:
+            return events
+
+
 def test_the_documented_receiver_verifies_every_delivery(tmp_path: Path) -> None:
     script = tmp_path / "receiver_example.py"
     script.write_text(example(), encoding="utf-8")
@@ -114,8 +126,8 @@ def test_the_documented_receiver_verifies_every_delivery(tmp_path: Path) -> None
             game = client.post(
                 "/games", json={"players": [{"name": "Ann"}, {"name": "Bot", "bot": "basic"}]}
             ).json()
-            events = client.get(f"/games/{game['game_id']}/events", headers=ADMIN).json()
-            expected = [f"{game['game_id']}:{e['version']} {e['type']}" for e in events["events"]]
+            events = every_event(client, game["game_id"])
+            expected = [f"{game['game_id']}:{e['version']} {e['type']}" for e in events]
             wait_delivered(client, created.json()["id"])
     assert run.printed() == expected, run.err
 
@@ -150,12 +162,13 @@ def test_the_readme_steps_deliver_a_game_to_a_receiver_started_afterwards(
         "RUMMY_WEBHOOK_POLL_MS": "50",
         "RUMMY_WEBHOOK_RETRY_MS": "200",
         "RUMMY_WEBHOOK_RETRY_MAX": "1",
+        "RUMMY_BOT_PACE_MS": "0",
     }
     with rummy_serve(env) as served, httpx.Client(base_url=served.url, timeout=10) as client:
         created = client.post("/webhooks", json=registration, headers=ADMIN)
         assert created.status_code == 201, created.text
         secret = created.json()["secret"]
-        # The README's clock game, left at once: the bot finishes it in the leave.
+        # The README's clock game, left at once: the server's keeper plays the bot out.
         game = client.post(
             "/games",
             json={
@@ -165,8 +178,12 @@ def test_the_readme_steps_deliver_a_game_to_a_receiver_started_afterwards(
         ).json()
         ann = {"Authorization": f"Bearer {game['players'][0]['token']}"}
         left = client.post(f"/games/{game['game_id']}/leave", json={"resign": False}, headers=ann)
-        assert left.json()["status"] == "finished", left.text
-        events = client.get(f"/games/{game['game_id']}/events", headers=ADMIN).json()["events"]
+        assert left.status_code == 200, left.text
+        until = time.monotonic() + 60
+        while client.get(f"/games/{game['game_id']}").json()["status"] != "finished":
+            assert time.monotonic() < until, "the bot did not finish the game"
+            time.sleep(0.1)
+        events = every_event(client, game["game_id"])
         wanted = {str(kind) for kind in registration["events"]}  # type: ignore[attr-defined]
         expected = [
             f"{game['game_id']}:{e['version']} {e['type']}" for e in events if e["type"] in wanted

@@ -14,10 +14,11 @@ import httpx
 import pytest
 from standardwebhooks.webhooks import Webhook
 
-from service.api.metrics import Metrics
+from service.api.transport.metrics import Metrics
 from service.game.application import RummyApplication
 from service.webhooks.admin import WebhookAdmin
-from service.webhooks.endpoints import LOG_KEEP, Endpoints, endpoints_for
+from service.webhooks.endpoint_tables import endpoints_for
+from service.webhooks.endpoints import LOG_KEEP, Endpoints
 from service.webhooks.sender import (
     ANSWER_BYTES,
     Batch,
@@ -32,7 +33,7 @@ from service.webhooks.sender import (
 from tests.game.stores import StoreUnderTest
 
 
-class Clock:
+class SetSeconds:
     def __init__(self, now: float = 1_800_000_000.0) -> None:
         self.now = now
 
@@ -92,7 +93,7 @@ def games(store: StoreUnderTest) -> RummyApplication:
 class Rig:
     endpoints: Endpoints
     feed: Feed
-    clock: Clock
+    clock: SetSeconds
     receiver: Receiver
     admin: WebhookAdmin
     sender: Sender
@@ -115,7 +116,7 @@ class Rig:
 @pytest.fixture
 def rig(games: RummyApplication) -> Iterator[Rig]:
     endpoints = endpoints_for(games.recorder)
-    feed, clock, receiver = Feed(), Clock(), Receiver()
+    feed, clock, receiver = Feed(), SetSeconds(), Receiver()
     policy = Policy(timeout=1, max_failures=3, retry_base=2, retry_cap=60, lease=10, batch=4)
     sender = Sender(
         endpoints,
@@ -123,7 +124,7 @@ def rig(games: RummyApplication) -> Iterator[Rig]:
         feed.newest,
         policy,
         transport=httpx.MockTransport(receiver),
-        clock=clock,
+        now=clock,
         rng=lambda: 1.0,  # the ceiling of each wait: the test knows when a retry is due
     )
     admin = WebhookAdmin(endpoints, feed.newest, Doorbell(), clock)
@@ -199,6 +200,29 @@ def test_a_failing_event_blocks_the_ones_after_it_until_a_retry_succeeds(rig: Ri
     assert (stored.position, stored.failures) == (second.position, 0)
     attempts = [a.attempt for a in reversed(rig.endpoints.attempts(endpoint_id, 10))]
     assert attempts == [1, 2, 3, 1]
+
+
+def test_a_success_clears_the_last_error_which_the_delivery_log_keeps(rig: Rig) -> None:
+    endpoint_id = rig.register()
+    first, second = rig.feed.add("g1", 1), rig.feed.add("g1", 2)
+    failing = {"on": True}
+    rig.receiver.answer = lambda _: httpx.Response(503 if failing["on"] else 204)
+    rig.run()
+    failed = rig.endpoints.get(endpoint_id)
+    assert failed is not None
+    assert failed.last_error == "answered 503"
+    failing["on"] = False
+    rig.clock.now += 2.1
+    rig.run()
+    stored = rig.endpoints.get(endpoint_id)
+    assert stored is not None
+    assert (stored.position, stored.failures, stored.last_error) == (second.position, 0, None)
+    log = rig.endpoints.attempts(endpoint_id, 10)
+    assert [(a.message_id, a.error) for a in reversed(log)] == [
+        (first.id, "answered 503"),
+        (first.id, None),
+        (second.id, None),
+    ]
 
 
 def test_an_endpoint_is_disabled_after_its_run_of_failures_and_gets_nothing_more(

@@ -1,0 +1,1 @@
+"""The documentation served: the OpenAPI document, the problem pages, the docs page."""

@@ -1,0 +1,1 @@
+"""Live streams: the event hub and the games' event streams."""

@@ -1,0 +1,1 @@
+"""The controllers: one per resource, each route a few lines that call the application."""

@@ -1,0 +1,1 @@
+"""How requests arrive and answers leave: protocol, timeouts, bodies, logs, limits, metrics."""

@@ -1,0 +1,1 @@
+"""Gin Rummy: its engine (`engine.py`), turn, hands, counts and options."""

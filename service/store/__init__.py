@@ -1,0 +1,1 @@
+"""How events are kept and read: recorders, feed order, refusals, tickets, lobby tables."""
