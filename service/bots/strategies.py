@@ -16,6 +16,7 @@ from typing import Protocol
 
 from service.bots.basic import play_basic
 from service.bots.going_out import going_out_move
+from service.bots.search import play_expert, play_strong
 from service.bots.view import BotView
 from service.bots.wildplay import swap_uses
 from service.domain.actions import Action, Swap
@@ -81,8 +82,13 @@ def _single_actions(bot: BotView) -> list[Action]:
     return actions
 
 
-STRATEGIES: Mapping[str, Strategy] = {"random": play_random_move, "basic": play_basic}
-"""Every strategy a bot seat may name."""
+STRATEGIES: Mapping[str, Strategy] = {
+    "random": play_random_move,
+    "basic": play_basic,
+    "strong": play_strong,
+    "expert": play_expert,
+}
+"""Every strategy a bot seat may name: the levels of docs/bots.md, weakest first."""
 
 
 def strategy(name: str) -> Strategy:

@@ -1,0 +1,36 @@
+"""Search budgets, counted in iterations (samples), never in seconds.
+
+A move is then a function of the view and the bot's seed, whatever the
+machine's speed; `RUMMY_BOT_BUDGET_SCALE` (and `rummy arena --budget-scale`)
+scales every budget, for a smaller server or a quicker ladder.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, replace
+
+SCALE_VARIABLE = "RUMMY_BOT_BUDGET_SCALE"
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """How much one move may search."""
+
+    samples: int
+    """Deals of the unseen cards sampled for one decision."""
+    cap_seconds: float
+    """A guard for the server only: a search still running after this stops
+    sampling and plays its best so far (never reached at the default budgets on
+    the machines docs/bots.md measured)."""
+
+    def scaled(self) -> Budget:
+        """This budget times the scale in the environment (at least one sample)."""
+        scale = float(os.environ.get(SCALE_VARIABLE, "1") or "1")
+        if scale == 1:
+            return self
+        return replace(self, samples=max(1, round(self.samples * scale)))
+
+
+STRONG = Budget(samples=24, cap_seconds=0.1)
+EXPERT = Budget(samples=96, cap_seconds=0.5)

@@ -1,0 +1,77 @@
+"""The cards a seat cannot see, and deals of them consistent with its view.
+
+What is hidden from a seat: the other seats' hands (their sizes are public),
+the stock (its size is public), the discard pile under its top card (in every
+variant but 500 Rum, whose pile is spread), and cards out of play (a knock
+card). The pool of unseen cards is the pack less every card the view shows;
+a sample deals that pool, shuffled by the bot's generator, into those hidden
+places. Nothing here reads anything but the view, so two tables that show a
+seat the same view give it the same samples.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from random import Random
+
+from service.bots.view import BotView
+from service.domain.cards import Card
+from service.projections.views import GameView
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """One sample of the hidden cards."""
+
+    hands: dict[int, list[Card]]
+    """Each other seat's hand."""
+    stock: list[Card]
+    """Top of the stock LAST, as in `HandState.stock`."""
+    buried: list[Card]
+    """The discard pile under its top card, and any card out of play."""
+
+
+@dataclass(frozen=True, slots=True)
+class Unknown:
+    """The unseen cards of one seat's view, and the hidden places they fill."""
+
+    pool: tuple[Card, ...]
+    """Every unseen card, in a fixed order (the pack's sort order)."""
+    hand_counts: dict[int, int]
+    stock_count: int
+    buried_count: int
+
+    @classmethod
+    def of(cls, view: GameView, bot: BotView) -> Unknown:
+        seen: Counter[Card] = Counter(bot.hand)
+        for meld in bot.melds:
+            seen.update(meld.cards)
+        pile = bot.pile if bot.pile else ((bot.discard_top,) if bot.discard_top else ())
+        seen.update(pile)
+        pool = Counter(bot.rules.pack)
+        pool.subtract(seen)
+        cards = tuple(sorted(pool.elements(), key=lambda card: card.sort_key))
+        hand_counts = {
+            seat: count for seat, count in enumerate(bot.hand_counts) if seat != bot.seat
+        }
+        buried = max(0, view.discard_count - len(pile)) + (view.out_of_play_count or 0)
+        return cls(
+            pool=cards,
+            hand_counts=hand_counts,
+            stock_count=bot.stock_count,
+            buried_count=buried,
+        )
+
+    def sample(self, rng: Random) -> Deal:
+        """A deal of the pool into the hidden places, each equally likely."""
+        cards = list(self.pool)
+        rng.shuffle(cards)
+        hands: dict[int, list[Card]] = {}
+        at = 0
+        for seat, count in self.hand_counts.items():
+            hands[seat] = cards[at : at + count]
+            at += count
+        stock = cards[at : at + self.stock_count]
+        at += self.stock_count
+        return Deal(hands=hands, stock=stock, buried=cards[at:])
