@@ -139,9 +139,11 @@ def test_the_elo_interval_covers_the_true_elo_about_95_percent_of_the_time():
 
 def test_all_wins_give_a_one_sided_interval_never_a_point():
     found = estimate([1.0] * 24, 2, 48, seed="edge")
-    assert found.high == 1 and found.elo_high == math.inf
+    assert found.high == 1
+    assert found.elo_high == math.inf
     assert found.low == pytest.approx(0.025 ** (1 / 24))
-    assert math.isfinite(found.elo) and found.elo > found.elo_low > 0
+    assert math.isfinite(found.elo)
+    assert found.elo > found.elo_low > 0
 
 
 def test_the_interval_stop_waits_for_enough_rounds_and_is_strict():

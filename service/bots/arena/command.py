@@ -21,6 +21,7 @@ DEFAULT_GAMES = 400
 """Games a pairing may take at most, by default (200 mirrored deals at two players)."""
 EVERY = "all"
 """`--variant all`: every variant the service plays."""
+VARIANT_NAMES = tuple(member.value for member in Variant)
 
 
 def add_parser(commands: Any) -> None:
@@ -29,15 +30,14 @@ def add_parser(commands: Any) -> None:
         "arena",
         help="play bot levels against each other until a sequential test settles it",
         description="Play pairings of bot levels on mirrored deals, in processes, stop each "
-        "as soon as its SPRT (or a 99.9%% interval) settles it, and print win rates and Elo "
-        "with 95%% intervals, the verdicts, each level's time per move beside the floor, "
+        "as soon as its SPRT (or a 99.9% interval) settles it, and print win rates and Elo "
+        "with 95% intervals, the verdicts, each level's time per move beside the floor, "
         "and the throughput (docs/bots.md, 'The arena').",
     )
     parser.add_argument(
         "--variant",
         required=True,
-        help=f"variant(s), comma-separated, or {EVERY!r} "
-        f"({', '.join(variant.value for variant in Variant)})",
+        help=f"variant(s), comma-separated, or {EVERY!r} ({', '.join(VARIANT_NAMES)})",
     )
     parser.add_argument(
         "--levels",
@@ -114,12 +114,11 @@ def plan_of(args: argparse.Namespace) -> Plan:
 def _variants(named: str) -> list[str]:
     names = [name.strip() for name in named.split(",") if name.strip()]
     if names == [EVERY]:
-        return [variant.value for variant in Variant]
-    known = {variant.value for variant in Variant}
+        return list(VARIANT_NAMES)
     for name in names:
-        if name not in known:
+        if name not in VARIANT_NAMES:
             raise InvalidInput(
-                f"There is no variant {name!r}: choose among {', '.join(sorted(known))}, "
+                f"There is no variant {name!r}: choose among {', '.join(VARIANT_NAMES)}, "
                 f"or {EVERY}."
             )
     if not names:
