@@ -99,6 +99,7 @@ def as_dict(outcome: Outcome) -> dict[str, Any]:
     rounds = [result for pairing in outcome.pairings for result in pairing.rounds]
     games = sum(len(result.games) for result in rounds)
     worker_seconds = sum(result.seconds for result in rounds)
+    cpu_seconds = sum(result.cpu_seconds for result in rounds)
     return {
         "players": plan.players,
         "seed": plan.seed,
@@ -116,8 +117,11 @@ def as_dict(outcome: Outcome) -> dict[str, Any]:
         "games": games,
         "seconds": outcome.seconds,
         "worker_seconds": worker_seconds,
+        "cpu_seconds": cpu_seconds,
         "games_per_second": games / outcome.seconds if outcome.seconds else 0.0,
-        "games_per_second_per_core": games / worker_seconds if worker_seconds else 0.0,
+        # A core's throughput is games per processor second: wall time in a worker
+        # also counts the time other processes held its core.
+        "games_per_second_per_core": games / cpu_seconds if cpu_seconds else 0.0,
     }
 
 
@@ -144,7 +148,8 @@ def text(outcome: Outcome) -> str:
         "",
         f"{data['games']} games in {data['seconds']:.1f} s wall on {plan.processes} "
         f"process(es): {data['games_per_second']:.2f} games/s, "
-        f"{data['games_per_second_per_core']:.2f} games/s per core",
+        f"{data['games_per_second_per_core']:.2f} games/s per core "
+        f"({data['cpu_seconds']:.1f} s of processor time)",
     ]
     return "\n".join(lines)
 

@@ -64,6 +64,9 @@ class RoundResult:
     """Seconds each of those moves' views took: the engine's own move generation."""
     seconds: float = 0.0
     """The round's wall time in its worker."""
+    cpu_seconds: float = 0.0
+    """The processor time its worker spent on it: a core's work, whatever else
+    shares the machine (wall time stretches when the cores are busy)."""
 
     def score(self, players: int) -> float:
         return sum(game.score(players) for game in self.games) / len(self.games)
@@ -72,6 +75,7 @@ class RoundResult:
 def play_round(job: RoundJob) -> RoundResult:
     """Play the round `job` describes."""
     began = time.perf_counter()
+    worked = time.process_time()
     rules = RuleSet.from_dict(job.rules, players=job.players)
     moves: dict[str, list[float]] = defaultdict(list)
     floors: dict[str, list[float]] = defaultdict(list)
@@ -103,6 +107,7 @@ def play_round(job: RoundJob) -> RoundResult:
         moves=dict(moves),
         floors=dict(floors),
         seconds=time.perf_counter() - began,
+        cpu_seconds=time.process_time() - worked,
     )
 
 
