@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 
 from service.bots.arena import rounds
-from service.bots.arena.rounds import RoundJob, place_of, play_round
-from service.bots.arena.runner import BATCH_ROUNDS, Plan, Table, level_pairings, run
-from service.bots.arena.stats import Verdict
+from service.bots.arena.rounds import RoundJob, place_of, play_arena_round
+from service.bots.arena.runner import BATCH_ROUNDS, ArenaTable, Plan, level_pairings, run_arena
+from service.bots.arena.stats import Decision
 from service.bots.playout import Finish, play_game
 from service.bots.strategies import strategy
 from service.cli import main
@@ -37,7 +37,7 @@ def _recorded_games(
     job = RoundJob(
         rules=QUICK, players=players, tester="basic", other="random", deal_seed="d/7", max_hands=50
     )
-    result = play_round(job)
+    result = play_arena_round(job)
     assert [game.seat for game in result.games] == list(range(players))
     return job, calls
 
@@ -85,7 +85,7 @@ def test_the_same_deal_seed_deals_the_same_cards_whoever_sits_where():
 
 def _plan(processes: int, **changes: Any) -> Plan:
     fields: dict[str, Any] = {
-        "tables": (Table("classic", {**QUICK, "variant": "classic"}),),
+        "tables": (ArenaTable("classic", {**QUICK, "variant": "classic"}),),
         "pairings": (("basic", "random"), ("basic", "basic")),
         "max_games": 2 * 2 * BATCH_ROUNDS,
         "seed": "determinism",
@@ -108,7 +108,7 @@ def _results(plan: Plan) -> list[tuple[Any, ...]]:
                 for game in r.games
             ],
         )
-        for pairing in run(plan).pairings
+        for pairing in run_arena(plan).pairings
     ]
 
 
@@ -121,13 +121,13 @@ def test_a_run_is_the_same_on_one_process_and_on_two():
 
 
 def test_a_pairing_stops_once_its_test_settles_and_the_limit_ends_the_rest():
-    outcome = run(_plan(1, max_games=200, pairings=(("basic", "random"),)))
+    outcome = run_arena(_plan(1, max_games=200, pairings=(("basic", "random"),)))
     [pairing] = outcome.pairings
-    assert pairing.verdict is Verdict.H1
+    assert pairing.verdict is Decision.H1
     assert len(pairing.rounds) < 100, "stopped before its limit"
     assert len(pairing.rounds) % BATCH_ROUNDS == 0, "judged only after whole batches"
-    even = run(_plan(1, max_games=2 * BATCH_ROUNDS, pairings=(("basic", "basic"),)))
-    assert even.pairings[0].verdict is Verdict.OPEN
+    even = run_arena(_plan(1, max_games=2 * BATCH_ROUNDS, pairings=(("basic", "basic"),)))
+    assert even.pairings[0].verdict is Decision.OPEN
     assert len(even.pairings[0].rounds) == BATCH_ROUNDS
 
 

@@ -12,8 +12,8 @@ import pytest
 from service.bots.arena.stats import (
     INTERVAL_STOP_ROUNDS,
     REGULARIZE,
+    Decision,
     Sprt,
-    Verdict,
     elo_for_score,
     estimate,
     interval_verdict,
@@ -45,9 +45,9 @@ def _two_point_llr(rounds: int, perfect: bool, sprt: Sprt) -> float:
     return rounds * (p1 * math.log(s1 / s0) + p0 * math.log((1 - s1) / (1 - s0)))
 
 
-@pytest.mark.parametrize(("perfect", "wanted"), [(True, Verdict.H1), (False, Verdict.H0)])
+@pytest.mark.parametrize(("perfect", "wanted"), [(True, Decision.H1), (False, Decision.H0)])
 def test_all_wins_accept_h1_and_all_losses_h0_exactly_when_the_closed_form_says(
-    perfect: bool, wanted: Verdict
+    perfect: bool, wanted: Decision
 ):
     sprt = Sprt(elo0=0, elo1=50)
     score = 1.0 if perfect else 0.0
@@ -55,7 +55,7 @@ def test_all_wins_accept_h1_and_all_losses_h0_exactly_when_the_closed_form_says(
     for rounds in range(1, first + 3):
         llr = sprt.llr([score] * rounds)
         assert llr == pytest.approx(_two_point_llr(rounds, perfect, sprt), rel=1e-6)
-        assert sprt.verdict(llr) is (wanted if rounds >= first else Verdict.OPEN), rounds
+        assert sprt.verdict(llr) is (wanted if rounds >= first else Decision.OPEN), rounds
     # All wins at elo1 50 take about ln(19) / ln(s1/s0) rounds: not one batch.
     assert first > 16
 
@@ -98,7 +98,7 @@ def test_the_llr_is_the_maximum_likelihood_ratio_found_by_brute_force(counts: di
 def test_pairs_that_always_split_are_no_difference():
     sprt = Sprt(elo0=0, elo1=50)
     # Each deal won once each way: the score is exactly even, with no noise at all.
-    assert sprt.verdict(sprt.llr([0.5] * 40)) is Verdict.H0
+    assert sprt.verdict(sprt.llr([0.5] * 40)) is Decision.H0
 
 
 def test_a_level_at_h1_is_accepted_and_one_at_h0_rejected_most_of_the_time():
@@ -106,20 +106,20 @@ def test_a_level_at_h1_is_accepted_and_one_at_h0_rejected_most_of_the_time():
     rng = Random("sprt")
     # Looked at every 8 rounds, as the arena looks after each batch.
 
-    def run(elo: float) -> Verdict:
+    def run(elo: float) -> Decision:
         chance = score_for_elo(elo)
         scores: list[float] = []
         while True:
             scores += [sum(rng.random() < chance for _ in range(2)) / 2 for _ in range(8)]
             verdict = sprt.verdict(sprt.llr(scores))
-            if verdict is not Verdict.OPEN:
+            if verdict is not Decision.OPEN:
                 return verdict
 
     at_h1 = [run(100) for _ in range(40)]
     at_h0 = [run(0) for _ in range(40)]
     # alpha = beta = 5%: wrong verdicts are rare (6 of 40 is beyond 99.9% here).
-    assert at_h1.count(Verdict.H0) <= 6
-    assert at_h0.count(Verdict.H1) <= 6
+    assert at_h1.count(Decision.H0) <= 6
+    assert at_h0.count(Decision.H1) <= 6
 
 
 def test_the_elo_interval_covers_the_true_elo_about_95_percent_of_the_time():
@@ -147,10 +147,10 @@ def test_all_wins_give_a_one_sided_interval_never_a_point():
 
 
 def test_the_interval_stop_waits_for_enough_rounds_and_is_strict():
-    assert interval_verdict([1.0, 0.5] * 20, 2) is Verdict.OPEN  # too few rounds yet
+    assert interval_verdict([1.0, 0.5] * 20, 2) is Decision.OPEN  # too few rounds yet
     many = [1.0, 0.5] * INTERVAL_STOP_ROUNDS
-    assert interval_verdict(many, 2) is Verdict.ABOVE
-    assert interval_verdict([0.0, 0.5] * INTERVAL_STOP_ROUNDS, 2) is Verdict.BELOW
+    assert interval_verdict(many, 2) is Decision.ABOVE
+    assert interval_verdict([0.0, 0.5] * INTERVAL_STOP_ROUNDS, 2) is Decision.BELOW
     # Barely above even: a 95% interval would clear 50%, the 99.9% one does not.
     slight = [1.0] * 60 + [0.0] * 40
-    assert interval_verdict(slight, 2) is Verdict.OPEN
+    assert interval_verdict(slight, 2) is Decision.OPEN

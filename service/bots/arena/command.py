@@ -8,7 +8,7 @@ import sys
 from typing import Any
 
 from service.bots.arena import report
-from service.bots.arena.runner import Pairing, Plan, Table, level_pairings, run
+from service.bots.arena.runner import ArenaTable, Pairing, Plan, level_pairings, run_arena
 from service.bots.arena.stats import Sprt
 from service.bots.playout import DEFAULT_MAX_HANDS
 from service.bots.strategies import STRATEGIES, strategy
@@ -126,12 +126,12 @@ def _variants(named: str) -> list[str]:
     return names
 
 
-def _table(name: str, given: dict[str, Any], players: int) -> Table:
+def _table(name: str, given: dict[str, Any], players: int) -> ArenaTable:
     data = {**given, "variant": name}
     rules = RuleSet.from_dict(data, players=players)
     check_new_game(rules, players)
     label = name if rules.format is None else f"{name}/{rules.format.value}"
-    return Table(label=label, rules=data)
+    return ArenaTable(label=label, rules=data)
 
 
 def run_command(args: argparse.Namespace) -> int:
@@ -144,7 +144,7 @@ def run_command(args: argparse.Namespace) -> int:
     except InvalidInput as error:
         print(f"rummy arena: {error.message}", file=sys.stderr)
         return 2
-    outcome = run(plan, progress=_said)
+    outcome = run_arena(plan, progress=_said)
     if args.json:
         print(json.dumps(report.as_dict(outcome), indent=2))
     else:

@@ -8,15 +8,15 @@ import math
 from collections import defaultdict
 from typing import Any
 
-from service.bots.arena.runner import Outcome, Pairing, Plan
-from service.bots.arena.stats import Verdict, estimate
+from service.bots.arena.runner import ArenaRun, Pairing, Plan
+from service.bots.arena.stats import Decision, estimate
 
 VERDICTS = {
-    Verdict.H1: "H1 accepted: stronger",
-    Verdict.H0: "H0 accepted: not stronger",
-    Verdict.ABOVE: "above 1/N (99.9% interval)",
-    Verdict.BELOW: "below 1/N (99.9% interval)",
-    Verdict.OPEN: "open at the game limit",
+    Decision.H1: "H1 accepted: stronger",
+    Decision.H0: "H0 accepted: not stronger",
+    Decision.ABOVE: "above 1/N (99.9% interval)",
+    Decision.BELOW: "below 1/N (99.9% interval)",
+    Decision.OPEN: "open at the game limit",
 }
 
 
@@ -83,7 +83,7 @@ def level_times(pairings: list[Pairing]) -> dict[str, dict[str, float]]:
     }
 
 
-def as_dict(outcome: Outcome) -> dict[str, Any]:
+def as_dict(outcome: ArenaRun) -> dict[str, Any]:
     plan = outcome.plan
     tables = []
     for table in plan.tables:
@@ -125,7 +125,7 @@ def as_dict(outcome: Outcome) -> dict[str, Any]:
     }
 
 
-def text(outcome: Outcome) -> str:
+def text(outcome: ArenaRun) -> str:
     data = as_dict(outcome)
     plan = outcome.plan
     sprt = data["sprt"]
@@ -179,7 +179,7 @@ def _pairing_lines(players: int, pairings: list[dict[str, Any]]) -> list[str]:
         )
         if players > 2:
             line += f" {figures['mean_place']:>6.2f}"
-        verdict = VERDICTS[Verdict(figures["verdict"])]
+        verdict = VERDICTS[Decision(figures["verdict"])]
         lines.append(f"{line}  {verdict} (LLR {figures['llr']:.2f})")
     return lines
 

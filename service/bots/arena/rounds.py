@@ -72,7 +72,7 @@ class RoundResult:
         return sum(game.score(players) for game in self.games) / len(self.games)
 
 
-def play_round(job: RoundJob) -> RoundResult:
+def play_arena_round(job: RoundJob) -> RoundResult:
     """Play the round `job` describes."""
     began = time.perf_counter()
     worked = time.process_time()

@@ -2,7 +2,7 @@
 processes, each stopped at the first batch after which its test is settled.
 
 Determinism whatever the process count: a round is a pure function of its
-job (`rounds.play_round`), round k of a pairing always has the same deal seed,
+job (`rounds.play_arena_round`), round k of a pairing always has the same deal seed,
 and a pairing's stopping rule is looked at only after whole batches of
 `BATCH_ROUNDS`, on its rounds in order. So with one process or many, the same
 rounds are counted and the same verdict is reached; more processes only play
@@ -24,10 +24,10 @@ from service.bots.arena.rounds import (
     RoundJob,
     RoundResult,
     budget_scale,
-    play_round,
+    play_arena_round,
     use_budget_scale,
 )
-from service.bots.arena.stats import Sprt, Verdict, interval_verdict
+from service.bots.arena.stats import Decision, Sprt, interval_verdict
 from service.bots.playout import DEFAULT_MAX_HANDS
 
 BATCH_ROUNDS = 8
@@ -39,7 +39,7 @@ judged, so no core waits for the slowest round of a batch."""
 
 
 @dataclass(frozen=True, slots=True)
-class Table:
+class ArenaTable:
     """One variant (or Indian format) at the table: its label and its rules."""
 
     label: str
@@ -48,7 +48,7 @@ class Table:
 
 @dataclass(frozen=True, slots=True)
 class Plan:
-    tables: tuple[Table, ...]
+    tables: tuple[ArenaTable, ...]
     pairings: tuple[tuple[str, str], ...]
     """(level under test, the level it plays against), each at every table."""
     players: int = 2
@@ -68,11 +68,11 @@ class Plan:
 class Pairing:
     """A pairing at one table, as far as it was played."""
 
-    table: Table
+    table: ArenaTable
     tester: str
     other: str
     rounds: list[RoundResult] = field(default_factory=list)
-    verdict: Verdict = Verdict.OPEN
+    verdict: Decision = Decision.OPEN
     llr: float = 0.0
 
     def scores(self, players: int) -> list[float]:
@@ -80,7 +80,7 @@ class Pairing:
 
 
 @dataclass
-class Outcome:
+class ArenaRun:
     plan: Plan
     pairings: list[Pairing]
     seconds: float
@@ -100,7 +100,7 @@ def job(plan: Plan, pairing: Pairing, number: int) -> RoundJob:
     )
 
 
-def run(plan: Plan, progress: Callable[[Pairing], None] | None = None) -> Outcome:
+def run_arena(plan: Plan, progress: Callable[[Pairing], None] | None = None) -> ArenaRun:
     """Play every pairing of `plan` until its test settles or its games run out."""
     began = time.perf_counter()
     pairings = [
@@ -121,7 +121,7 @@ def run(plan: Plan, progress: Callable[[Pairing], None] | None = None) -> Outcom
                 last = min(first + BATCH_ROUNDS, plan.max_rounds)
                 batches.append(
                     [
-                        executor.submit(play_round, job(plan, pairings[index], number))
+                        executor.submit(play_arena_round, job(plan, pairings[index], number))
                         for number in range(first, last)
                     ]
                 )
@@ -147,7 +147,7 @@ def run(plan: Plan, progress: Callable[[Pairing], None] | None = None) -> Outcom
                         progress(pairing)
                 else:
                     top_up(index)
-    return Outcome(plan=plan, pairings=pairings, seconds=time.perf_counter() - began)
+    return ArenaRun(plan=plan, pairings=pairings, seconds=time.perf_counter() - began)
 
 
 def _settled(plan: Plan, pairing: Pairing) -> bool:
@@ -155,9 +155,9 @@ def _settled(plan: Plan, pairing: Pairing) -> bool:
     scores = pairing.scores(plan.players)
     pairing.llr = plan.sprt.llr(scores, plan.players)
     pairing.verdict = plan.sprt.verdict(pairing.llr)
-    if pairing.verdict is Verdict.OPEN:
+    if pairing.verdict is Decision.OPEN:
         pairing.verdict = interval_verdict(scores, plan.players)
-    return pairing.verdict is not Verdict.OPEN
+    return pairing.verdict is not Decision.OPEN
 
 
 @contextmanager

@@ -57,7 +57,7 @@ def elo_for_score(score: float, players: int = 2) -> float:
     return 400 * math.log10(score * (players - 1) / (1 - score))
 
 
-class Verdict(StrEnum):
+class Decision(StrEnum):
     H1 = "H1"
     """The sequential test accepted the stronger hypothesis."""
     H0 = "H0"
@@ -103,12 +103,12 @@ class Sprt:
             p * (math.log(b) - math.log(a)) for p, a, b in zip(probabilities, q0, q1, strict=True)
         )
 
-    def verdict(self, llr: float) -> Verdict:
+    def verdict(self, llr: float) -> Decision:
         if llr >= self.upper:
-            return Verdict.H1
+            return Decision.H1
         if llr <= self.lower:
-            return Verdict.H0
-        return Verdict.OPEN
+            return Decision.H0
+        return Decision.OPEN
 
 
 def _regularized(counts: Mapping[float, int]) -> tuple[list[float], list[float]]:
@@ -190,18 +190,18 @@ def estimate(
     )
 
 
-def interval_verdict(scores: list[float], players: int) -> Verdict:
+def interval_verdict(scores: list[float], players: int) -> Decision:
     """`ABOVE` or `BELOW` once a 99.9% normal interval of the mean round score lies
     wholly on one side of the 1/N baseline (after `INTERVAL_STOP_ROUNDS`), else `OPEN`."""
     rounds = len(scores)
     if rounds < INTERVAL_STOP_ROUNDS:
-        return Verdict.OPEN
+        return Decision.OPEN
     mean = sum(scores) / rounds
     variance = sum((score - mean) ** 2 for score in scores) / (rounds - 1)
     half = INTERVAL_STOP_Z * math.sqrt(variance / rounds)
     baseline = 1 / players
     if mean - half > baseline:
-        return Verdict.ABOVE
+        return Decision.ABOVE
     if mean + half < baseline:
-        return Verdict.BELOW
-    return Verdict.OPEN
+        return Decision.BELOW
+    return Decision.OPEN
