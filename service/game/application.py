@@ -304,7 +304,7 @@ class RummyApplication(UnitOfWork):
     def moves_bots(self, game_id: UUID, *, leaving: bool = False) -> bool:
         """Whether a command on `game_id` may make a bot decide (a bot seat, or a game
         this process does not hold; `leaving`: a leave under `abandon: bot`, whose
-        `takeover_bot` may move at once, a search among them): the API runs such a
+        `takeover_bot`, a search perhaps, may move at once): the API runs such a
         command off the event loop."""
         cached = self._cached(game_id)
         if cached is None or any(bot_seats(cached)):
