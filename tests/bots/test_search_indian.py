@@ -11,10 +11,11 @@ import pytest
 from service.bots.search import play_expert, play_strong
 from service.bots.search.budget import Budget
 from service.bots.search.indian import search_indian
+from service.bots.search.indian_shape import deficiency
 from service.bots.search.indian_value import Scorer, feeds
 from service.bots.search.unknown import Unknown
 from service.bots.view import BotView
-from service.domain.actions import Declare, Discard, Draw
+from service.domain.actions import Declare, Discard, Draw, Drop
 from service.domain.cards import Card, Rank
 from service.domain.state import Source
 from tests.bots.tables import card, cards, view_for
@@ -50,7 +51,8 @@ def test_the_unseen_pool_leaves_out_the_face_up_wild_indicator() -> None:
     assert sorted(c.code for c in deal.hands[1]) == sorted(
         c.code for c in unknown.pool if c in deal.hands[1]
     )
-    assert len(deal.hands[1]) == 13 and len(deal.stock) == view.stock_count
+    assert len(deal.hands[1]) == 13
+    assert len(deal.stock) == view.stock_count
 
 
 def test_takes_the_top_discard_that_completes_a_declaration() -> None:
@@ -122,5 +124,65 @@ def test_the_move_is_a_function_of_the_view_and_the_seed() -> None:
 
 def test_a_card_is_wild_by_the_deal_s_rank_or_as_a_joker() -> None:
     scorer = Scorer(Rank.EIGHT, 80)
-    assert scorer.is_wild(Card.parse("JK")) and scorer.is_wild(card("8H"))
+    assert scorer.is_wild(Card.parse("JK"))
+    assert scorer.is_wild(card("8H"))
     assert not scorer.is_wild(card("9H"))
+
+
+# --- the deficiency: cards still to draw -------------------------------------------
+
+
+def test_a_valid_declaration_lacks_nothing_and_a_hand_one_card_short_lacks_one() -> None:
+    assert deficiency(cards(f"{READY} KD"), Rank.EIGHT) == 0
+    assert deficiency(cards(READY), Rank.EIGHT) == 1
+
+
+def test_a_hand_of_loose_cards_lacks_all_but_its_pairs() -> None:
+    # AS 2S and 4D 5D are the only starts of groups: 13 - 4 cards to draw.
+    loose = cards("2H 5D 9C JS KH 3C 6S 10H QC 4D 7H AS 2S")
+    assert deficiency(loose, Rank.EIGHT) == 9
+    # A wild in place of a loose card (2H) is one card nearer.
+    assert deficiency([Card.parse("JK"), *loose[1:]], Rank.EIGHT) == 8
+
+
+def test_sets_alone_are_no_declaration() -> None:
+    # Every card but one in a valid set, yet no sequence: the life is still to make.
+    sets = cards("2C 2D 2H 5C 5D 5H 9C 9D 9H QC QD QH KS")
+    assert deficiency(sets, Rank.EIGHT) >= 3
+
+
+# --- the drop ----------------------------------------------------------------------
+
+HOPELESS = "2H 5D 9C JS KH 3C 7S 10H QC 4D 7H AS 10S"
+"""No wild (eights), no pure sequence, and two pairs that could start one."""
+HOPELESS_OTHER = "2C 3D 5S 6D 6H 9H JC 4C KC KS AH AD 2S"
+
+
+@pytest.mark.parametrize(
+    ("format_", "score", "drops"),
+    [
+        ("pool_101", 0, True),
+        ("deals", 0, True),
+        ("points", 0, False),  # one deal is the game: a drop loses it
+        ("pool_101", 81, False),  # the drop itself would eliminate the seat
+    ],
+)
+def test_drops_first_a_hand_with_nothing_to_build_on_where_points_outlive_the_deal(
+    format_: str, score: int, drops: bool
+) -> None:
+    board = indian_game(
+        [HOPELESS, HOPELESS_OTHER], indicator="8C", upcard="6C", stock=("6S",), format=format_
+    )
+    board.table.totals[0] = score
+    move = strong(board)
+    assert isinstance(move, Drop) is drops
+    if not drops:
+        assert isinstance(move, Draw)
+
+
+def test_plays_on_with_a_pure_sequence_in_a_pool() -> None:
+    hand = HOPELESS.replace("2H", "JH").replace("QC", "QH")  # 10H JH QH
+    board = indian_game(
+        [hand, HOPELESS_OTHER], indicator="8C", upcard="6C", stock=("6S",), format="pool_101"
+    )
+    assert isinstance(strong(board), Draw)

@@ -1,23 +1,28 @@
 """The Indian family's search (docs/rules.md "Indian 13-card Rummy"): determinized
-sampling over deals of the unseen cards.
+sampling over deals of the unseen cards, for a race to declare.
 
-Each move samples `budget.samples` deals of the cards the seat cannot see
-(`unknown.Unknown`) and judges its candidates on every sample with
-`indian_value.Scorer`, the engine's own best declaration:
+A deal is a race: the first valid declaration wins it, and the engine's counts
+(what losers pay) say little about how near a hand is. So the search judges a
+hand first by its deficiency (`indian_shape`: the fewest cards it must still
+draw), then by sampled futures scored with the engine's own best declaration
+(`indian_value.Scorer`):
 
-- the discard: each card worth considering (the ones whose loss leaves the best
-  13 now, `_CANDIDATES` of them) is judged by the hand it leaves once the seat's
-  next draw in that sample is added (the stock's card after the other seats
-  have drawn; one sooner if the next seat takes the discard), plus `FEED` when
-  it completes a group in the next seat's sampled hand. The best mean wins; a
-  valid declaration is always made.
-- the draw: the top discard against the stock's top card in each sample, both
-  judged by the best hand after the draw.
-- the drop: `drops.should_drop` (formats where points matter only).
+- the discard: only the cards whose loss leaves the least deficiency; of those,
+  basic's finish card and the ones leaving the best 13 now (`Shape.candidates`
+  in all) are played out on each of `budget.samples` deals of the cards the seat
+  cannot see (`unknown.Unknown`): the seat draws the stock's cards its turns
+  would get in that deal (after the other seats' draws; one sooner if the next
+  seat takes the discard, judged on its sampled hand), `Shape.horizon` of them,
+  throwing the engine's finish card each time; the fewest draws to a valid
+  declaration, then the last hand's score, wins on average. A valid declaration
+  is always made.
+- the draw: the top discard when it makes a valid declaration or brings the
+  hand's deficiency down (a sure step beats a chance of one); else the stock.
+- the drop: `indian_drop.should_drop` (only where points outlive the deal).
 - the show: basic's (the best grouping is exact).
 
-The search decides only from the view, its generator and its budget, counted
-in samples: a move is a function of the view and the seed.
+It decides only from the view, its generator and its budget, counted in
+samples: a move is a function of the view and the seed.
 """
 
 from __future__ import annotations
@@ -28,10 +33,11 @@ from random import Random
 
 from service.bots.indian import play_indian
 from service.bots.search.budget import Budget
+from service.bots.search.indian_drop import should_drop
 from service.bots.search.indian_value import WIN, Scorer, feeds
 from service.bots.search.unknown import Deal, Unknown
 from service.bots.view import BotView
-from service.domain.actions import Action, Declare, Discard, Draw
+from service.domain.actions import Action, Declare, Discard, Draw, Drop
 from service.domain.cards import Card
 from service.domain.indian.groupings import best_declaration
 from service.domain.indian.options import indian_options
@@ -39,12 +45,10 @@ from service.domain.state import DealStatus, Source
 from service.projections.views import GameView
 
 FEED = 0.0
-"""What feeding the next seat a card that completes one of its groups costs, in draws
-(a card that fits is one it takes: about a draw nearer its declaration, weighed
-below one of this seat's own)."""
-TAKE_MARGIN = 0.0
-"""How much better the top discard must score than the stock on average to be taken
-(taking it shows the other seats what the hand builds)."""
+"""What feeding the next seat a card that completes one of its groups costs, in
+draws, beside the stock card the seat then gets sooner. Measured at 0.05 (a
+tenth of a draw at most, in the units of the rollouts) it gained nothing against
+`basic` (58 % against 60 % in 150 games each), so it is left at 0."""
 
 
 def search_indian(view: GameView, bot: BotView, rng: Random, budget: Budget) -> Action:
@@ -55,6 +59,8 @@ def search_indian(view: GameView, bot: BotView, rng: Random, budget: Budget) -> 
     wild = bot.deal_wild
     assert wild is not None, "an Indian view shows the deal's wild rank"
     scorer = Scorer(wild, indian_options(bot.rules).full_count)
+    if legal.draw and legal.can_drop and should_drop(view, bot):
+        return Drop()
     unknown = Unknown.of(view, bot)
     deals = [unknown.sample(rng) for _ in range(budget.samples)]
     search = _Search(bot, scorer, deals, _next_seats(view, bot), budget)
@@ -95,19 +101,9 @@ class _Search:
             return Draw(Source.DISCARD)
         if self.scorer.score([*hand, top], keep=top) <= -WIN:
             return Draw(Source.DISCARD)
-        round_ = len(self.others) + 1
-        horizon = self.shape.horizon
-        taken = stock = 0.0
-        done = 0
-        for deal in self.deals:
-            if self._out_of_time(done):
-                break
-            done += 1
-            # Taking the top discard leaves the stock's top to the next seat.
-            later = _draws(deal, len(self.others), round_, horizon)
-            taken += self.scorer.rollout([*hand, top], later, keep=top)
-            stock += self.scorer.rollout(hand, _draws(deal, 0, round_, horizon + 1))
-        if taken + TAKE_MARGIN * done < stock:
+        # A card that brings the declaration nearer for sure beats a chance of one;
+        # any other is left (taking it shows the other seats what the hand builds).
+        if self.scorer.shape([*hand, top]) < self.scorer.shape(hand):
             return Draw(Source.DISCARD)
         return Draw(Source.STOCK)
 
@@ -126,14 +122,12 @@ class _Search:
             return Discard(choices[0])
         rests = {card: _without(hand, card) for card in choices}
         totals = dict.fromkeys(choices, 0.0)
-        done = 0
         following = self.others[0] if self.others else None
         round_ = len(self.others) + 1
         horizon = self.shape.horizon
-        for deal in self.deals:
+        for done, deal in enumerate(self.deals):
             if self._out_of_time(done):
                 break
-            done += 1
             nexts = None if following is None else deal.hands.get(following)
             for card in choices:
                 fed = nexts is not None and feeds(card, nexts, scorer)
@@ -150,6 +144,12 @@ class _Search:
         """The discards worth judging on every sample: basic's finish card first, then
         those leaving the best 13 now."""
         allowed = list(dict.fromkeys(self.bot.legal.discard))
+        # Only the discards that leave the hand nearest its declaration, in cards.
+        shapes = {card: self.scorer.shape(_without(hand, card)) for card in allowed}
+        least = min(shapes.values())
+        allowed = [card for card in allowed if shapes[card] == least]
+        if finish not in allowed:
+            finish = allowed[0]
         width = self.shape.candidates
         ranked = sorted(
             (card for card in allowed if card != finish),

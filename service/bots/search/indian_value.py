@@ -17,14 +17,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from service.bots.search.indian_shape import deficiency
 from service.domain.cards import Card, Rank
 from service.domain.indian.groupings import best_declaration, best_grouping
 
 WIN = 60.0
 """A valid declaration's score below a count of 0: it ends the deal now."""
-LEFT_OVER = 2.0
+LEFT_OVER = 10.0
 """Added for each card left out of a group besides its count."""
-NO_LIFE = 6.0
+NO_LIFE = 20.0
 """Added to a hand without the life (two sequences, one pure)."""
 
 LATE = 200.0
@@ -42,6 +43,7 @@ class Scorer:
         self.full_count = full_count
         self._cache: dict[tuple[tuple[str, ...], str], tuple[float, Card]] = {}
         self._held: dict[tuple[str, ...], float] = {}
+        self._shapes: dict[tuple[str, ...], int] = {}
 
     def best(self, held: Sequence[Card], keep: Card | None = None) -> tuple[float, Card]:
         """The score of `held` (14 cards) after its best discard or declaration, never
@@ -61,6 +63,15 @@ class Scorer:
     def score(self, held: Sequence[Card], keep: Card | None = None) -> float:
         """`best`'s score alone."""
         return self.best(held, keep)[0]
+
+    def shape(self, held: Sequence[Card]) -> int:
+        """`indian_shape.deficiency` of `held`: the fewest cards it must still draw."""
+        key = tuple(sorted(card.code for card in held))
+        found = self._shapes.get(key)
+        if found is None:
+            found = deficiency(held, self.wild)
+            self._shapes[key] = found
+        return found
 
     def score13(self, held: Sequence[Card]) -> float:
         """The score of `held` (13 cards) as it stands, in the same units."""
