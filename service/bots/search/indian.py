@@ -125,6 +125,7 @@ class _Search:
         following = self.others[0] if self.others else None
         round_ = len(self.others) + 1
         horizon = self.shape.horizon
+        outs = self.shape.outs
         for done, deal in enumerate(self.deals):
             if self._out_of_time(done):
                 break
@@ -136,6 +137,10 @@ class _Search:
                 before = len(self.others) - (1 if fed else 0)
                 draws = _draws(deal, before, round_, horizon)
                 value = scorer.rollout(rests[card], draws)
+                if outs and draws:
+                    # The deficiency after the next draw, in draws: a card that
+                    # leaves more draws bringing it down is worth more.
+                    value += scorer.shape([*rests[card], draws[0]])
                 totals[card] += value + (FEED if fed else 0.0)
         # The first of the choices (basic's finish card) wins ties.
         return Discard(min(choices, key=lambda card: totals[card]))
@@ -175,6 +180,8 @@ class Shape:
 
     candidates: int
     horizon: int
+    outs: bool = False
+    """Whether each sample also counts the deficiency after the next draw."""
 
 
 SHAPES = ((0, Shape(candidates=4, horizon=1)), (96, Shape(candidates=5, horizon=2)))

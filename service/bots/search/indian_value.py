@@ -4,9 +4,10 @@ draw, and whether a discard feeds the next player.
 A hand of 14 (13 held and a draw) is scored by the engine's own grouping search
 (`best_declaration`): a valid declaration is a win now, worth `WIN` points
 below nothing; any other hand is worth its count once the finish card is
-thrown, plus a little for each card left over (a hand racing to declare needs
-cards grouped, not only low ones). Scores are cached per move on the hand's
-cards, so a draw met again in another sample costs a look-up.
+thrown, plus `LEFT_OVER` for each card left over and `NO_LIFE` without the life
+(a hand racing to declare needs cards grouped, not only low ones). Scores are
+cached per move on the hand's cards, so a draw met again in another sample costs
+a look-up.
 
 Feeding is judged on each sample's hand of the next player: a discard that
 completes a group of three with two of its cards (or with one and a wild) is a
@@ -23,8 +24,13 @@ from service.domain.indian.groupings import best_declaration, best_grouping
 
 WIN = 60.0
 """A valid declaration's score below a count of 0: it ends the deal now."""
+
+
 LEFT_OVER = 10.0
-"""Added for each card left out of a group besides its count."""
+"""Added for each card left out of a group besides its count: the race is won by
+cards grouped. Measured against `basic` in format `points`: 60 % in 150 games,
+against 54 % at 5 and 52 % at 2; in `pool_101` counting the points more (2, and 6
+without the life) won no more (52 % against 55 % in 60 games)."""
 NO_LIFE = 20.0
 """Added to a hand without the life (two sequences, one pure)."""
 
@@ -56,7 +62,7 @@ class Scorer:
         if best.valid:
             value = -WIN
         else:
-            value = _value(best.points, best.shown.ungrouped, best.shown.has_life)
+            value = self._value(best.points, best.shown.ungrouped, best.shown.has_life)
         self._cache[key] = value, best.finish
         return value, best.finish
 
@@ -79,7 +85,7 @@ class Scorer:
         found = self._held.get(key)
         if found is None:
             best = best_grouping(held, self.wild, self.full_count)
-            found = _value(best.points, best.shown.ungrouped, best.shown.has_life)
+            found = self._value(best.points, best.shown.ungrouped, best.shown.has_life)
             self._held[key] = found
         return found
 
@@ -110,12 +116,12 @@ class Scorer:
             hand.remove(finish)
         return first + len(draws) + value / LATE
 
+    @staticmethod
+    def _value(points: int, ungrouped: Sequence[Card], has_life: bool) -> float:
+        return points + LEFT_OVER * len(ungrouped) + (0.0 if has_life else NO_LIFE)
+
     def is_wild(self, card: Card) -> bool:
         return card.is_joker or card.rank is self.wild
-
-
-def _value(points: int, ungrouped: Sequence[Card], has_life: bool) -> float:
-    return points + LEFT_OVER * len(ungrouped) + (0.0 if has_life else NO_LIFE)
 
 
 def feeds(card: Card, hand: Sequence[Card], scorer: Scorer) -> bool:
