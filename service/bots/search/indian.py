@@ -31,7 +31,7 @@ import time
 from dataclasses import dataclass
 from random import Random
 
-from service.bots.indian import play_indian
+from service.bots.indian import play_indian, taken_card
 from service.bots.search.budget import Budget
 from service.bots.search.indian_drop import should_drop
 from service.bots.search.indian_value import WIN, Scorer, feeds
@@ -61,12 +61,30 @@ def search_indian(view: GameView, bot: BotView, rng: Random, budget: Budget) -> 
     scorer = Scorer(wild, indian_options(bot.rules).full_count)
     if legal.draw and legal.can_drop and should_drop(view, bot):
         return Drop()
+    if legal.draw:
+        return _draw(bot, scorer)
     unknown = Unknown.of(view, bot)
     deals = [unknown.sample(rng) for _ in range(budget.samples)]
-    search = _Search(bot, scorer, deals, _next_seats(view, bot), budget)
-    if legal.draw:
-        return search.draw()
-    return search.play()
+    return _Search(bot, scorer, deals, _next_seats(view, bot), budget).play()
+
+
+def _draw(bot: BotView, scorer: Scorer) -> Action:
+    """The top discard when it declares or brings the hand's deficiency down: a sure
+    step beats a chance of one. Any other is left (taking it shows the other seats
+    what the hand builds). Measured against judging both on the samples (the top
+    discard against each sample's stock card, by rollouts): no worse, in 150 games
+    each, and far cheaper."""
+    hand = list(bot.hand)
+    top = bot.discard_top
+    if Source.DISCARD not in bot.legal.draw or top is None:
+        return Draw(Source.STOCK)
+    if Source.STOCK not in bot.legal.draw:
+        return Draw(Source.DISCARD)
+    if scorer.score([*hand, top], keep=top) <= -WIN:
+        return Draw(Source.DISCARD)
+    if scorer.shape([*hand, top]) < scorer.shape(hand):
+        return Draw(Source.DISCARD)
+    return Draw(Source.STOCK)
 
 
 class _Search:
@@ -89,31 +107,13 @@ class _Search:
     def _out_of_time(self, done: int) -> bool:
         return done > 0 and time.perf_counter() > self.deadline
 
-    # --- the draw -----------------------------------------------------------
-
-    def draw(self) -> Action:
-        bot = self.bot
-        hand = list(bot.hand)
-        top = bot.discard_top
-        if Source.DISCARD not in bot.legal.draw or top is None:
-            return Draw(Source.STOCK)
-        if Source.STOCK not in bot.legal.draw:
-            return Draw(Source.DISCARD)
-        if self.scorer.score([*hand, top], keep=top) <= -WIN:
-            return Draw(Source.DISCARD)
-        # A card that brings the declaration nearer for sure beats a chance of one;
-        # any other is left (taking it shows the other seats what the hand builds).
-        if self.scorer.shape([*hand, top]) < self.scorer.shape(hand):
-            return Draw(Source.DISCARD)
-        return Draw(Source.STOCK)
-
     # --- the discard or declaration -------------------------------------------
 
     def play(self) -> Action:
         bot = self.bot
         scorer = self.scorer
         hand = list(bot.hand)
-        taken = _taken(bot)
+        taken = taken_card(bot)
         best = best_declaration(hand, scorer.wild, scorer.full_count, taken)
         if best.valid:
             return Declare(best.finish, best.groups)
@@ -125,7 +125,6 @@ class _Search:
         following = self.others[0] if self.others else None
         round_ = len(self.others) + 1
         horizon = self.shape.horizon
-        outs = self.shape.outs
         for done, deal in enumerate(self.deals):
             if self._out_of_time(done):
                 break
@@ -137,10 +136,6 @@ class _Search:
                 before = len(self.others) - (1 if fed else 0)
                 draws = _draws(deal, before, round_, horizon)
                 value = scorer.rollout(rests[card], draws)
-                if outs and draws:
-                    # The deficiency after the next draw, in draws: a card that
-                    # leaves more draws bringing it down is worth more.
-                    value += scorer.shape([*rests[card], draws[0]])
                 totals[card] += value + (FEED if fed else 0.0)
         # The first of the choices (basic's finish card) wins ties.
         return Discard(min(choices, key=lambda card: totals[card]))
@@ -180,8 +175,6 @@ class Shape:
 
     candidates: int
     horizon: int
-    outs: bool = False
-    """Whether each sample also counts the deficiency after the next draw."""
 
 
 SHAPES = ((0, Shape(candidates=4, horizon=1)), (96, Shape(candidates=5, horizon=2)))
@@ -200,13 +193,6 @@ def _without(hand: list[Card], card: Card) -> list[Card]:
     rest = list(hand)
     rest.remove(card)
     return rest
-
-
-def _taken(bot: BotView) -> Card | None:
-    """The card taken from the discard pile this turn, if any: the one card of the hand
-    `legal` does not let the seat throw."""
-    allowed = set(bot.legal.discard)
-    return next((card for card in bot.hand if card not in allowed), None)
 
 
 def _next_seats(view: GameView, bot: BotView) -> list[int]:
