@@ -20,8 +20,8 @@ from uuid import UUID
 
 from bench.timing import percentile, timed
 from service.bots.basic import play_basic
+from service.bots.playout import SeatName, Snapshot
 from service.bots.search import play_expert, play_strong
-from service.bots.simulate import _Seat, _Snapshot
 from service.bots.strategies import request_of
 from service.domain.changes import apply
 from service.domain.decks import SeededDecks
@@ -45,15 +45,15 @@ def positions(games: int, rules: RuleSet, seed: str) -> tuple[list[GameView], li
     clock = time.perf_counter
     for number in range(games):
         table = Table(rules=rules, seat_count=2, seated=[True, True])
-        snapshot = _Snapshot(
+        snapshot = Snapshot(
             game_id=UUID(int=number),
             table=table,
-            seats=tuple(_Seat(name=f"basic {seat}", bot="basic") for seat in range(2)),
+            seats=tuple(SeatName(name=f"basic {seat}", bot="basic") for seat in range(2)),
         )
         decks = SeededDecks(seed=f"{seed}/{number}", client_seeds=("", ""), pack=rules.pack)
         rng = Random(f"{seed}/{number}")
 
-        def record(event: Event, snapshot: _Snapshot = snapshot) -> None:
+        def record(event: Event, snapshot: Snapshot = snapshot) -> None:
             apply(snapshot.table, event)
             snapshot.version += 1
 

@@ -32,18 +32,20 @@ DEFAULT_MAX_HANDS = 1000
 
 
 @dataclass(frozen=True, slots=True)
-class _Seat:
+class SeatName:
+    """A seat of a played-out game: its name, and its strategy."""
+
     name: str
     bot: str | None
 
 
 @dataclass(slots=True)
-class _Snapshot:
+class Snapshot:
     """The game as `game_view` reads it (a `GameSnapshot`)."""
 
     game_id: UUID
     table: Table
-    seats: tuple[_Seat, ...]
+    seats: tuple[SeatName, ...]
     version: int = 0
     seed_commitment: str = ""
     deal_mode: DealMode = DealMode.EXPLICIT
@@ -88,10 +90,10 @@ def play_game(
     the same seed deals the same cards to the same seats whoever sits there."""
     players = len(names)
     table = Table(rules=rules, seat_count=players, seated=[True] * players)
-    snapshot = _Snapshot(
+    snapshot = Snapshot(
         game_id=UUID(int=number),
         table=table,
-        seats=tuple(_Seat(name=f"{name} {seat}", bot=name) for seat, name in enumerate(names)),
+        seats=tuple(SeatName(name=f"{name} {seat}", bot=name) for seat, name in enumerate(names)),
     )
     decks = SeededDecks(seed=deal_seed, client_seeds=("",) * players, pack=rules.pack)
     generators = [Random(seed) for seed in bot_seeds]
