@@ -18,12 +18,10 @@ import argparse
 import time
 from collections.abc import Sequence
 from random import Random
-from uuid import UUID
 
 from bench.timing import percentile, timed
 from service.bots.basic import play_basic
 from service.bots.search import play_expert, play_strong
-from service.bots.simulate import _Seat, _Snapshot
 from service.bots.strategies import request_of
 from service.domain.changes import apply
 from service.domain.decks import SeededDecks
@@ -32,6 +30,7 @@ from service.domain.play import play, start
 from service.domain.rules import RuleSet
 from service.domain.state import Status, Table
 from service.projections.views import GameView, Viewer, game_view
+from tests.projections.snapshots import snapshot as seated
 
 GOALS_MS = {"strong": 100.0, "expert": 500.0}
 LEVELS = {"strong": play_strong, "expert": play_expert}
@@ -47,11 +46,7 @@ def positions(
     game = 0
     while len(views) < moves:
         table = Table(rules=rules, seat_count=players, seated=[True] * players)
-        snapshot = _Snapshot(
-            game_id=UUID(int=game),
-            table=table,
-            seats=tuple(_Seat(name=f"basic {seat}", bot="basic") for seat in range(players)),
-        )
+        snapshot = seated(table, [f"basic {seat}" for seat in range(players)])
         decks = SeededDecks(seed=f"{seed}/{game}", client_seeds=("",) * players, pack=rules.pack)
         rng = Random(f"{seed}/{game}")
 

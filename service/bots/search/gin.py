@@ -51,6 +51,8 @@ DEEP_SAMPLES = 48
 """A budget of this many samples or more looks two draws ahead (expert)."""
 THROWS = 4
 """The throws judged: the best by least deadwood left (then the highest card)."""
+DRAW_THROWS = 2
+"""The throws judged after each sampled draw (a draw's value is its best throw's)."""
 KNOCK_VALUE = 20.0
 """What a hand that may knock is worth beyond its deadwood (about a knock's points)."""
 GIN_VALUE = 25.0
@@ -96,7 +98,7 @@ def search_gin(view: GameView, bot: BotView, rng: Random, budget: Budget) -> Act
             if isinstance(choice, Draw) and choice.source is Source.DISCARD:
                 return _turn_value(me | 1 << top, top, opponent, outlook)
             if isinstance(choice, Pass) and second_offer:
-                return outlook.value(me)
+                return outlook.value(me, deep=False)
             return _turn_value(me | 1 << gm.BIT[deal.stock[-1]], -1, opponent, outlook)
 
         draws = _draw_candidates(bot)
@@ -170,16 +172,21 @@ class _Outlook:
 
 def _turn_value(hand: int, taken: int, opponent: int, outlook: _Outlook) -> float:
     """Eleven cards held (`taken` from the pile, or -1): the best of the few best
-    throws, each worth its outlook (or a knock now) less what it feeds."""
+    throws, each worth its outlook one draw deep (or a knock now) less what it
+    feeds. (A draw is judged one draw deep at every level: a stock draw brings a
+    new hand on each sample, and two draws deep for each would cost seconds.)"""
     whole = sorted(
         (bit for bit in gm.bits(hand) if bit != taken),
         key=lambda bit: (gm.deadwood(hand ^ 1 << bit), -gm.VALUE[bit], -bit),
     )
     best = float("-inf")
-    for bit in whole[:THROWS]:
+    for bit in whole[:DRAW_THROWS]:
         kept = hand ^ 1 << bit
         left = gm.deadwood(kept)
-        worth = outlook.now(left) if left <= outlook.terms.limit else outlook.value(kept)
+        if left <= outlook.terms.limit:
+            worth = outlook.now(left)
+        else:
+            worth = outlook.value(kept, deep=False)
         best = max(best, worth - _fed(opponent, bit))
     return best
 
