@@ -51,8 +51,8 @@ DEEP_SAMPLES = 48
 """A budget of this many samples or more looks two draws ahead (expert)."""
 THROWS = 4
 """The throws judged: the best by least deadwood left (then the highest card)."""
-DRAW_THROWS = 2
-"""The throws judged after each sampled draw (a draw's value is its best throw's)."""
+DRAW_THROWS = 1
+"""The throws judged after each sampled draw: the greedy one (a draw is worth it)."""
 KNOCK_VALUE = 20.0
 """What a hand that may knock is worth beyond its deadwood (about a knock's points)."""
 GIN_VALUE = 25.0

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from random import Random
 
-from service.bots.melding import Cover, best_cover, layable
+from service.bots.melding import Cover, best_cover, fits_table, layable
 from service.bots.rummy500 import play_rummy500
 from service.bots.search.budget import Budget
 from service.bots.search.sampled import best_by_samples, samples_of
@@ -46,7 +46,11 @@ REPLY_WEIGHT = 1.0
 DRAWS = 4
 """The draws judged: `basic`'s, then the stock, the top card and the deepest."""
 THROWS = 4
-"""The throws judged: `basic`'s order, its first few."""
+"""The throws judged: `basic`'s, then the next few by its order."""
+MARGIN = 3.0
+"""Points a move must gain on average over `basic`'s to be played instead: the
+plan's value is a rough guide, and `basic`'s habits (keep high cards, they score
+when melded) are worth more than a small difference in it."""
 REPLY_DEPTH = 10
 """The deepest pile draw a sampled next player is tried with."""
 
@@ -78,19 +82,19 @@ def search_rummy500(view: GameView, bot: BotView, rng: Random, budget: Budget) -
                 return value
             return value - REPLY_WEIGHT * _reply(bot, deal.hands[after], (*left, throw))
 
-        return best_by_samples(draws, unknown, rng, samples, budget.cap_seconds, drawn)
+        return best_by_samples(draws, unknown, rng, samples, budget.cap_seconds, drawn, MARGIN)
     assert isinstance(basic, Discard)
     throws = _throw_candidates(bot, basic.card)
 
     def thrown(card: Card, deal: Deal, _: Random) -> float:
-        hand = list(bot.hand)
-        hand.remove(card)
-        value = _value(bot, _cover(bot, tuple(hand)))
+        # What the throw hands the next seat; the cards kept are `basic`'s to judge.
         if after is None:
-            return value
-        return value - REPLY_WEIGHT * _reply(bot, deal.hands[after], (*bot.pile, card))
+            return 0.0
+        return -REPLY_WEIGHT * _reply(bot, deal.hands[after], (*bot.pile, card))
 
-    return Discard(best_by_samples(throws, unknown, rng, samples, budget.cap_seconds, thrown))
+    return Discard(
+        best_by_samples(throws, unknown, rng, samples, budget.cap_seconds, thrown, MARGIN)
+    )
 
 
 def _next_seat(bot: BotView) -> int | None:
@@ -122,10 +126,17 @@ def _draw_candidates(bot: BotView, basic: Action) -> list[Draw]:
 
 
 def _throw_candidates(bot: BotView, basic: Card) -> list[Card]:
-    """`basic`'s throw first, then the cards worth least in hand's plan."""
+    """`basic`'s throw first, then the next by its order: not a card its plan melds
+    or that fits the table, the lowest first."""
+    saved = _cover(bot, bot.hand).meld_cards
     others = sorted(
         (card for card in set(bot.legal.discard) if card != basic),
-        key=lambda card: (-card_value(card, bot.rules), card.sort_key),
+        key=lambda card: (
+            card in saved,
+            fits_table(card, bot.melds, bot.rules),
+            card_value(card, bot.rules),
+            card.sort_key,
+        ),
     )
     return [basic, *others][:THROWS]
 

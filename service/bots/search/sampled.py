@@ -27,17 +27,22 @@ def best_by_samples(
     samples: int,
     cap_seconds: float,
     value: Callable[[Candidate, Deal, Random], float],
+    margin: float = 0.0,
 ) -> Candidate:
     """The candidate of the best mean `value` over `samples` deals of `unknown`.
 
     Each deal draws its own generator from `rng` (for whatever the value plays out
     at random), so a candidate's value on a deal does not depend on the others'.
-    The wall-clock cap is the server's guard only (`Budget.cap_seconds`)."""
+    The first candidate (the family's default) keeps its place unless another's
+    mean beats it by more than `margin`. The wall-clock cap is the server's guard
+    only (`Budget.cap_seconds`)."""
     if len(candidates) == 1:
         return candidates[0]
     totals = [0.0] * len(candidates)
     began = time.perf_counter()
+    taken = 0
     for _ in range(samples):
+        taken += 1
         deal = unknown.sample(rng)
         seed = rng.getrandbits(32)
         for at, candidate in enumerate(candidates):
@@ -45,6 +50,8 @@ def best_by_samples(
         if time.perf_counter() - began > cap_seconds:
             break
     best = max(range(len(candidates)), key=lambda at: (totals[at], -at))
+    if totals[best] - totals[0] <= margin * taken:
+        return candidates[0]
     return candidates[best]
 
 
