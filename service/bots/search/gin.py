@@ -57,6 +57,10 @@ KNOCK_VALUE = 20.0
 """What a hand that may knock is worth beyond its deadwood (about a knock's points)."""
 GIN_VALUE = 25.0
 """What a hand that may go gin is worth beyond a knock."""
+THROW_MARGIN = 2.0
+"""Outlook points a throw must gain on average over `basic`'s (the least deadwood,
+the highest card) to be made instead (measured: 62% of 100 games against basic
+with 2, 53% with none)."""
 FEED_COST = 1.0
 """Per point of deadwood a throw saves the other hand when it would take it."""
 KNOCK_MIN = 0.0
@@ -116,7 +120,9 @@ def search_gin(view: GameView, bot: BotView, rng: Random, budget: Budget) -> Act
         bit = gm.BIT[card]
         return outlook.value(me ^ 1 << bit) - _fed(_built(deal, other), bit)
 
-    choice = best_by_samples(throws[:THROWS], unknown, rng, samples, budget.cap_seconds, thrown)
+    choice = best_by_samples(
+        throws[:THROWS], unknown, rng, samples, budget.cap_seconds, thrown, THROW_MARGIN
+    )
     return Discard(choice)
 
 
