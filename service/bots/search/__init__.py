@@ -19,7 +19,9 @@ from random import Random
 
 from service.bots.basic import play_basic
 from service.bots.search.budget import EXPERT, STRONG, Budget
+from service.bots.search.gin import search_gin
 from service.bots.search.indian import search_indian
+from service.bots.search.rummy500 import search_rummy500
 from service.bots.view import BotView
 from service.domain.actions import Action
 from service.domain.engine import engine_for
@@ -32,6 +34,8 @@ FamilySearch = Callable[[GameView, BotView, Random, Budget], Move]
 """A family's search: the view, its typed reading, the bot's generator and budget."""
 
 FAMILY_SEARCHES: Mapping[Family, FamilySearch] = {
+    Family.GIN: search_gin,
+    Family.RUMMY500: search_rummy500,
     Family.INDIAN: search_indian,
 }
 """The search of each engine family that has one."""
