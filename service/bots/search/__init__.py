@@ -19,6 +19,7 @@ from random import Random
 
 from service.bots.basic import play_basic
 from service.bots.search.budget import EXPERT, STRONG, Budget
+from service.bots.search.western import search_western
 from service.bots.view import BotView
 from service.domain.actions import Action
 from service.domain.engine import engine_for
@@ -30,7 +31,9 @@ Move = Action | tuple[Action, ...]
 FamilySearch = Callable[[GameView, BotView, Random, Budget], Move]
 """A family's search: the view, its typed reading, the bot's generator and budget."""
 
-FAMILY_SEARCHES: Mapping[Family, FamilySearch] = {}
+FAMILY_SEARCHES: Mapping[Family, FamilySearch] = {
+    Family.WESTERN: search_western,
+}
 """The search of each engine family that has one."""
 
 

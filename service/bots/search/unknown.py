@@ -3,7 +3,7 @@
 What is hidden from a seat: the other seats' hands (their sizes are public),
 the stock (its size is public), the discard pile under its top card (in every
 variant but 500 Rum, whose pile is spread), and cards out of play (a knock
-card). The pool of unseen cards is the pack less every card the view shows;
+card; Indian's wild indicator is out of play but face up, so seen). The pool of unseen cards is the pack less every card the view shows;
 a sample deals that pool, shuffled by the bot's generator, into those hidden
 places. Nothing here reads anything but the view, so two tables that show a
 seat the same view give it the same samples.
@@ -49,13 +49,19 @@ class Unknown:
             seen.update(meld.cards)
         pile = bot.pile if bot.pile else ((bot.discard_top,) if bot.discard_top else ())
         seen.update(pile)
+        # Indian's wild indicator lies face up, out of play: seen, so not unseen
+        # and not among the hidden cards out of play.
+        indicator = None if view.wild is None else view.wild.indicator
+        shown_out = (Card.parse(indicator),) if indicator is not None else ()
+        seen.update(shown_out)
         pool = Counter(bot.rules.pack)
         pool.subtract(seen)
         cards = tuple(sorted(pool.elements(), key=lambda card: card.sort_key))
         hand_counts = {
             seat: count for seat, count in enumerate(bot.hand_counts) if seat != bot.seat
         }
-        buried = max(0, view.discard_count - len(pile)) + (view.out_of_play_count or 0)
+        out_of_play = max(0, (view.out_of_play_count or 0) - len(shown_out))
+        buried = max(0, view.discard_count - len(pile)) + out_of_play
         return cls(
             pool=cards,
             hand_counts=hand_counts,
