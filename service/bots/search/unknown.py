@@ -3,7 +3,8 @@
 What is hidden from a seat: the other seats' hands (their sizes are public),
 the stock (its size is public), the discard pile under its top card (in every
 variant but 500 Rum, whose pile is spread), and cards out of play (a knock
-card; Indian's wild indicator is out of play but face up, so seen). The pool of unseen cards is the pack less every card the view shows;
+card; Indian's wild indicator is out of play but face up, so seen). The
+pool of unseen cards is the pack less every card the view shows;
 a sample deals that pool, shuffled by the bot's generator, into those hidden
 places. Nothing here reads anything but the view, so two tables that show a
 seat the same view give it the same samples.
