@@ -55,7 +55,7 @@ KEEP = 3
 `_keep`)."""
 TURNS = 2
 """Turns of every seat a playout runs before it is scored at its horizon."""
-WILD_TURNS = 3
+WILD_TURNS = 2
 """The same with wild cards, whose hands cost four times as much to read."""
 FIRST_SHARE = 4
 SURE = 1.3
