@@ -14,6 +14,7 @@ from pathlib import Path
 
 from service import audit_cli
 from service.bots import simulate
+from service.bots.arena import command as arena
 from service.config import SERVICE_NAME, Settings
 from service.config.variables import SettingsError
 from service.store_flags import STORE_FLAGS, add_store_flags, flag_environment
@@ -56,6 +57,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     openapi.add_argument("--output", "-o", type=Path, help="the file to write, as PATH")
     simulate.add_parser(commands)
+    arena.add_parser(commands)
     audit_cli.add_parsers(commands)
 
     args = parser.parse_args(argv)
@@ -66,6 +68,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _serve(args)
         if args.command == "simulate":
             return simulate.run(args)
+        if args.command == "arena":
+            return arena.run_command(args)
         if args.command in ("verify", "replay", "rng-dump"):
             return int(args.run(args))
         return _openapi(args.path if args.path is not None else args.output)

@@ -24,7 +24,8 @@ event store runs through `Services.run(work, heavy=...)`:
   seat to move in a game with wild cards), unless it was made already;
 - a command that may make a bot decide runs in a worker thread on every store
   (`RummyApplication.moves_bots`: an action, leave or join in a game with a bot
-  seat, or one this process does not hold; a creation that seats a bot): a
+  seat, or one this process does not hold; a leave the server's bot takes over
+  (`abandon: bot`); a creation that seats a bot): a
   bot's search must never hold the loop. The bots reply only up to the next
   person's turn (a bounded round); a game left to bots alone is played by the
   clocks' keeper, in its own thread, never in a request (docs/bots.md).

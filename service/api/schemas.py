@@ -32,6 +32,7 @@ from service.domain.presets import (
 from service.domain.rule_values import (
     Abandon,
     Aces,
+    BotLevel,
     Exhausted,
     Format,
     GoingOut,
@@ -57,19 +58,28 @@ RankCode = StrEnum(  # type: ignore[misc]
 )
 """A rank: A 2-10 J Q K."""
 
+BotName = StrEnum(  # type: ignore[misc]
+    "BotName", {level.value: level.value for level in BotLevel}, module=__name__
+)
+"""A computer player's level: the domain's `BotLevel`, as bot seats (`players[].bot`)
+and the rule `takeover_bot` name it (the document has called it `BotName` since the
+first bot), described as the domain describes it."""
+BotName.__doc__ = BotLevel.__doc__
+
+
+def bot_name_problem(text: object) -> str:
+    """Why `text` is no bot level, naming the levels (docs/bots.md "Levels")."""
+    levels = ", ".join(level.value for level in BotLevel)
+    return f"{text!r} is no bot level: a bot is one of {levels} (weakest first)."
+
+
 CODE_PROBLEMS: dict[type, Callable[[object], str]] = {
     CardCode: card_code_problem,
     RankCode: rank_code_problem,
+    BotName: bot_name_problem,
 }
 """Each enumeration of codes and the function that says, with their format, why a
 text is none of them (a body's 422 names it: bodies.py)."""
-
-
-class BotName(StrEnum):
-    """A computer player's strategy."""
-
-    RANDOM = "random"
-    BASIC = "basic"
 
 
 Name = Annotated[
@@ -243,6 +253,7 @@ class Rules(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
         | None
     ) = UNSET
     abandon: Abandon | UnsetType | None = UNSET
+    takeover_bot: BotName | UnsetType | None = UNSET
     time_bank_seconds: (
         Annotated[
             int,

@@ -37,13 +37,13 @@ def play_indian(bot: BotView) -> Action:
         return Draw(Source.STOCK)
     if not legal.can_declare:
         raise ValueError(f"Seat {bot.seat} has no move to make: it is not its turn.")
-    best = best_declaration(bot.hand, wild, full_count, keep=_taken(bot))
+    best = best_declaration(bot.hand, wild, full_count, keep=taken_card(bot))
     if best.valid:
         return Declare(best.finish, best.groups)
     return Discard(best.finish)
 
 
-def _taken(bot: BotView) -> Card | None:
+def taken_card(bot: BotView) -> Card | None:
     """The card taken from the discard pile this turn, if any: the one card of the hand
     `legal` does not let the seat throw."""
     allowed = set(bot.legal.discard)

@@ -1,9 +1,9 @@
 """`rummy simulate`: bots play whole games against each other, in process.
 
-No event store and no HTTP: each game is a domain `Table` played with the
-domain's own `play`, and every bot decides from the same player view the
-service would give its seat. Seats rotate between the strategies from one
-game to the next, so each strategy sits in each seat equally often. The
+Each game is played by `service.bots.playout` (no event store, no HTTP: every
+bot decides from the same player view the service would give its seat). Seats
+rotate between the strategies from one game to the next, so each strategy sits
+in each seat equally often. The
 figures: wins by strategy and by seat, how long hands last, how they end,
 and how fast it all runs.
 """
@@ -17,51 +17,15 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
-from random import Random
 from typing import Any
-from uuid import UUID
 
-from service.bots.strategies import STRATEGIES, request_of, strategy
-from service.domain.changes import apply
-from service.domain.decks import SeededDecks
+from service.bots.playout import DEFAULT_MAX_HANDS, play_game
+from service.bots.strategies import STRATEGIES, strategy
 from service.domain.errors import InvalidInput
-from service.domain.events import CardDrawn, Event, GameFinished, HandEnded, Knocked
-from service.domain.fairness import DealMode
-from service.domain.hand_chain import SeedScheme
-from service.domain.play import play, start
+from service.domain.events import CardDrawn, Event, HandEnded, Knocked
 from service.domain.rules import RuleSet
 from service.domain.setup import check_new_game
-from service.domain.state import HandEnding, Status, Table
-from service.projections.views import Viewer, game_view
-
-DEFAULT_MAX_HANDS = 1000
-"""A game still going after this many hands is stopped and counted unfinished."""
-
-
-@dataclass(frozen=True, slots=True)
-class _Seat:
-    name: str
-    bot: str | None
-
-
-@dataclass(slots=True)
-class _Snapshot:
-    """The game as `game_view` reads it (a `GameSnapshot`)."""
-
-    game_id: UUID
-    table: Table
-    seats: tuple[_Seat, ...]
-    version: int = 0
-    seed_commitment: str = ""
-    deal_mode: DealMode = DealMode.EXPLICIT
-    """The simulator chooses every game's seed."""
-    turn_deadline: datetime | None = None
-    """The simulator has no clock."""
-    seed_scheme: SeedScheme = SeedScheme.GAME
-    """The simulator deals every game from one seed of its own (`SeededDecks`)."""
-    rules_digest: str = ""
-    hand_seeds: tuple[str, ...] = ()
+from service.domain.state import HandEnding
 
 
 @dataclass
@@ -206,17 +170,13 @@ def simulate(
 
 
 class _Recorder:
-    """Applies each event to the table and counts what the report needs."""
+    """Counts what the report needs from each event of a game."""
 
-    def __init__(self, report: Report, snapshot: _Snapshot, names: tuple[str, ...]) -> None:
+    def __init__(self, report: Report, names: tuple[str, ...]) -> None:
         self.report = report
-        self.snapshot = snapshot
         self.names = names
-        self.winner: int | None = None
 
     def __call__(self, event: Event) -> None:
-        apply(self.snapshot.table, event)
-        self.snapshot.version += 1
         report = self.report
         match event:
             case CardDrawn():
@@ -230,40 +190,29 @@ class _Recorder:
                         report.rummies[self.names[out_seat]] += 1
             case Knocked(seat=seat):
                 report.knocks[self.names[seat]] += 1
-            case GameFinished(winner=winner):
-                self.winner = winner
             case _:
                 pass
 
 
 def _play_game(report: Report, number: int, names: tuple[str, ...], max_hands: int) -> None:
     players = len(names)
-    table = Table(rules=report.rules, seat_count=players, seated=[True] * players)
-    snapshot = _Snapshot(
-        game_id=UUID(int=number),
-        table=table,
-        seats=tuple(_Seat(name=f"{name} {seat}", bot=name) for seat, name in enumerate(names)),
+    finish = play_game(
+        report.rules,
+        names,
+        [strategy(name) for name in names],
+        deal_seed=f"{report.seed}/{number}",
+        bot_seeds=[f"{report.seed}/{number}/{seat}" for seat in range(players)],
+        number=number,
+        max_hands=max_hands,
+        on_event=_Recorder(report, names),
     )
-    decks = SeededDecks(
-        seed=f"{report.seed}/{number}", client_seeds=("",) * players, pack=report.rules.pack
-    )
-    strategies = [strategy(name) for name in names]
-    generators = [Random(f"{report.seed}/{number}/{seat}") for seat in range(players)]
-    record = _Recorder(report, snapshot, names)
-    start(table, decks, record)
-    while table.status is Status.PLAYING and table.hands_played < max_hands:
-        assert table.hand is not None
-        seat = table.hand.to_act()
-        view = game_view(snapshot, Viewer(seat=seat))
-        move = strategies[seat](view, generators[seat])
-        play(table, seat, request_of(move), decks, record)
     for name in names:
         report.seat_games[name] += 1
-    if record.winner is None:
+    if finish.winner is None:
         report.unfinished += 1
         return
-    report.wins[names[record.winner]] += 1
-    report.seat_wins[record.winner] += 1
+    report.wins[names[finish.winner]] += 1
+    report.seat_wins[finish.winner] += 1
 
 
 def _changed_rules(rules: RuleSet, players: int) -> dict[str, Any]:

@@ -150,14 +150,24 @@ class Engine(Protocol):
         """Gin's knock limit, doubling and hands won, where the family has them."""
         ...
 
+    def melded_points(self, table: Table) -> list[int] | None:
+        """Each seat's meld credit in the hand in play, where the family keeps one."""
+        ...
+
+    def called_card(self, table: Table, seat: int) -> Card | None:
+        """The card `seat` took from a spread pile and must still use this turn, where
+        the family has one (only that seat's view shows it)."""
+        ...
+
 
 _ENGINES: dict[Variant, Engine] = {}
 
 
 class PlainView:
     """The view hooks of a family that adds nothing to a view: no wild card, no seat
-    status, no shows, no knock terms. An engine derives from it and overrides only
-    what its views show (`Engine`'s last four hooks)."""
+    status, no shows, no knock terms, no meld credit, no called card. An engine
+    derives from it and overrides only what its views show (`Engine`'s last six
+    hooks)."""
 
     __slots__ = ()
 
@@ -171,6 +181,12 @@ class PlainView:
         return None
 
     def knock_terms(self, table: Table) -> KnockTerms | None:
+        return None
+
+    def melded_points(self, table: Table) -> list[int] | None:
+        return None
+
+    def called_card(self, table: Table, seat: int) -> Card | None:
         return None
 
 

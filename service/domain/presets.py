@@ -14,6 +14,7 @@ from typing import Any
 from service.domain.rule_values import (
     Abandon,
     Aces,
+    BotLevel,
     Exhausted,
     Family,
     Format,
@@ -69,7 +70,13 @@ _CLASSIC_OPTIONS = (
 )
 WILD_OPTIONS = ("min_natural", "swap", "swapped_wild", "wild_penalty")
 """The options of the variants with wilds."""
-LEAVING_OPTIONS = ("turn_seconds", "timeouts_before_takeover", "abandon", "time_bank_seconds")
+LEAVING_OPTIONS = (
+    "turn_seconds",
+    "timeouts_before_takeover",
+    "abandon",
+    "takeover_bot",
+    "time_bank_seconds",
+)
 """Every variant's options for leaving and the turn clock."""
 CAP_DEFAULTS: Mapping[str, int] = {"max_hands": 200, "max_events": 20_000}
 """The caps every variant has, and what a new game that leaves them out gets
@@ -88,6 +95,7 @@ LEAVING_DEFAULTS: Mapping[str, Any] = {
     "turn_seconds": None,
     "timeouts_before_takeover": 3,
     "abandon": Abandon.BOT,
+    "takeover_bot": BotLevel.BASIC,
     "time_bank_seconds": 0,
 }
 TURN_SECONDS = (5, 86_400)

@@ -24,6 +24,7 @@ from service.domain.presets import (
 from service.domain.rule_values import (
     Abandon,
     Aces,
+    BotLevel,
     Exhausted,
     Format,
     GoingOut,
@@ -56,6 +57,7 @@ _ENUMS: dict[str, type[StrEnum]] = {
     "Exhausted": Exhausted,
     "Scoring": Scoring,
     "Abandon": Abandon,
+    "BotLevel": BotLevel,
 }
 
 

@@ -96,3 +96,15 @@ class Abandon(StrEnum):
 
     BOT = "bot"
     FORFEIT = "forfeit"
+
+
+class BotLevel(StrEnum):
+    """A computer player's level (docs/bots.md "Levels"), weakest first: `random`
+    plays any legal move, `basic` the rule-of-thumb player, `strong` and `expert`
+    search deals of the cards they cannot see (`expert` with the larger budget).
+    A bot seat names one (`players[].bot`), and so does the rule `takeover_bot`."""
+
+    RANDOM = "random"
+    BASIC = "basic"
+    STRONG = "strong"
+    EXPERT = "expert"

@@ -45,6 +45,7 @@ from service.domain.rule_checks import (
 from service.domain.rule_values import (
     Abandon,
     Aces,
+    BotLevel,
     Exhausted,
     Format,
     GoingOut,
@@ -140,6 +141,10 @@ class RuleSet:
     timeouts_before_takeover: int = 3
     """Consecutive timeouts after which the seat is abandoned per `abandon`."""
     abandon: Abandon = Abandon.BOT
+    takeover_bot: BotLevel = BotLevel.BASIC
+    """The level of the bot that plays a seat its player left (`abandon: bot`) and
+    what is left of a timed-out turn (docs/bots.md "Levels"). Games stored before
+    the rule read as `basic`: it is stored only when it differs."""
     time_bank_seconds: int = 0
     """Seconds each seat may spend, over the whole game, once its turn's clock ran
     out and before it times out; 0: no bank. Only with a clock (`turn_seconds`)."""

@@ -32,11 +32,6 @@ from service.domain.rules import RuleSet
 from service.domain.state import AbortedBy, Table
 from service.game.event_records import GameCreated, GameEvent, stored_fields
 
-SERVER_BOT = "basic"
-"""The server's bot: it plays a seat whose player left (rule `abandon: bot`) and
-what is left of a timed-out turn (`RummyApplication.time_out`). Replays read it
-too (a replaced seat's `bot`), so it is named once, here."""
-
 
 @dataclass(frozen=True, slots=True)
 class SeatEntry:
@@ -192,6 +187,14 @@ class Game(Aggregate):
         )
 
     @property
+    def takeover_bot(self) -> str:
+        """The server's bot, the game's rule `takeover_bot`: it plays a seat whose
+        player left (rule `abandon: bot`) and what is left of a timed-out turn
+        (`RummyApplication.time_out`). Replays read it too (a replaced seat's `bot`)
+        from the stored rules, where a game stored before the rule has `basic`."""
+        return self.table.rules.takeover_bot.value
+
+    @property
     def client_seeds(self) -> tuple[str, ...]:
         """Each seat's client seed, in seat order (`""` for none or an open seat)."""
         return tuple("" if seat is None else seat["client_seed"] for seat in self.seats)
@@ -269,7 +272,7 @@ class Game(Aggregate):
             entry = self.seats[event.player]
             assert entry is not None, "a seat that left was taken"
             # A new dict: the cached game's seats are shared with its readers.
-            self.seats[event.player] = {**entry, "bot": SERVER_BOT}
+            self.seats[event.player] = {**entry, "bot": self.takeover_bot}
         turn = turn_key(self.table)
         if turn != self.turn_of:
             self.turn_of = turn

@@ -21,6 +21,7 @@ from uuid import UUID, uuid4
 from service.domain.actions import Action
 from service.domain.errors import IllegalMove, InvalidSeating, SeatLeft
 from service.domain.leaving import seats_timing_out
+from service.domain.rule_values import Abandon
 from service.domain.setup import check_new_game
 from service.domain.state import AbortedBy
 from service.game.aggregate import Game, IdempotentRequest
@@ -300,11 +301,15 @@ class RummyApplication(UnitOfWork):
         cached = self._cached(game_id)
         return None if cached is None else cached.version
 
-    def moves_bots(self, game_id: UUID) -> bool:
+    def moves_bots(self, game_id: UUID, *, leaving: bool = False) -> bool:
         """Whether a command on `game_id` may make a bot decide (a bot seat, or a game
-        this process does not hold): the API runs such a command off the event loop."""
+        this process does not hold; `leaving`: a leave under `abandon: bot`, whose
+        `takeover_bot`, a search perhaps, may move at once): the API runs such a
+        command off the event loop."""
         cached = self._cached(game_id)
-        return cached is None or any(bot_seats(cached))
+        if cached is None or any(bot_seats(cached)):
+            return True
+        return leaving and cached.table.rules.abandon is Abandon.BOT
 
     # --- how the verbs above are done ---------------------------------------------------
 

@@ -13,7 +13,7 @@ from typing import Protocol
 
 from service.domain.actions import Action
 from service.domain.leaving import people_to_move, turn_key, waits_for
-from service.game.aggregate import SERVER_BOT, Game, IdempotentRequest
+from service.game.aggregate import Game, IdempotentRequest
 from service.game.clock import Fired
 from service.game.results import GameState
 
@@ -82,13 +82,13 @@ def play_one_request(bots: BotPlayers, game: Game) -> Fired:
 
 
 def play_timed_out_turn(bots: BotPlayers, game: Game, seat: int) -> None:
-    """The server's bot plays the rest of `seat`'s timed-out turn (or its show), as
-    that seat; nothing if the timeout made it leave (its bot, or its forfeit,
-    takes over)."""
+    """The server's bot (the rule `takeover_bot`) plays the rest of `seat`'s
+    timed-out turn (or its show), as that seat; nothing if the timeout made it
+    leave (its bot, or its forfeit, takes over)."""
     turn = turn_key(game.table)
     for _ in range(_MOST_CLOCK_REQUESTS):
         table = game.table
         if table.left[seat] or turn_key(table) != turn or not waits_for(table, seat):
             return
-        game.act(seat, list(bots.move_for(GameState.of(game), seat, SERVER_BOT, game.seed)))
+        game.act(seat, list(bots.move_for(GameState.of(game), seat, game.takeover_bot, game.seed)))
     raise AssertionError(f"the clock's bot did not end seat {seat}'s turn")

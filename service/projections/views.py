@@ -26,7 +26,6 @@ from service.domain.hand_chain import SeedScheme
 from service.domain.melds import MeldKind
 from service.domain.rule_values import Variant
 from service.domain.rules import RuleSet
-from service.domain.rummy500 import credit
 from service.domain.state import (
     DealStatus,
     Phase,
@@ -343,7 +342,7 @@ def game_view(game: GameSnapshot, viewer: Viewer) -> GameView:
         view.discard_pile = card_codes(hand.discard)
     if viewer.seat is not None:
         seat = viewer.seat
-        called = credit.called_card(table, seat)
+        called = engine.called_card(table, seat)
         view.called_card = None if called is None else called.code
         view.my_seat = seat
         view.my_hand = [] if hand is None else card_codes(sorted_cards(hand.hands[seat]))
@@ -375,7 +374,7 @@ def _wild(wild: WildNow | None) -> WildView | None:
 def _players(game: GameSnapshot) -> list[PlayerSummary]:
     hand = game.table.hand
     engine = game.table.engine
-    melded = credit.melded_now(game.table)
+    melded = engine.melded_points(game.table)
     summaries = []
     for seat, info in enumerate(game.seats):
         summaries.append(

@@ -142,6 +142,8 @@ def _variant_schema(every: dict[str, Any], variant: Variant, preset: Preset) -> 
                 properties[option]["description"] = _NULL_TEXT[option]
         else:
             properties[option] = copy.deepcopy(schema)
+            if option in _RULE_TEXT:
+                properties[option]["description"] = _RULE_TEXT[option]
         default = preset.defaults.get(option, CAP_DEFAULTS.get(option))
         follows = _FOLLOWS_SEATS.get(variant, {}).get(option)
         if follows is not None:
@@ -254,6 +256,16 @@ _NULL_TEXT: dict[str, str] = {
     ),
 }
 """What a null means for the options whose null is a value (`NULL_IS_A_VALUE`)."""
+
+_RULE_TEXT: dict[str, str] = {
+    "takeover_bot": (
+        "The level of the server's bot that plays on a seat whose player left or timed out "
+        "(under `abandon: bot`), and the rest of a timed-out turn: `random`, `basic` (the "
+        "default), `strong` or `expert`."
+    ),
+}
+"""What an option means as a rule where its type is shared (`BotName`, whose own
+description says what the levels are)."""
 
 _CAP_TEXT: dict[str, str] = {
     "target": "Capped for a new game (a stored game with more still plays).",

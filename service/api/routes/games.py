@@ -112,12 +112,17 @@ def _view(
 
 
 async def _seat_request(
-    services: Services, game_id: UUID, request: Callable[[], PlayResult]
+    services: Services,
+    game_id: UUID,
+    request: Callable[[], PlayResult],
+    *,
+    leaving: bool = False,
 ) -> Response[GameView]:
     """A seat's request (an action, a leave) run by the threading policy, answered with
-    that seat's view of the game it made. Heavy where a bot may reply: a bot never
-    decides on the event loop."""
-    heavy = services.games.moves_bots(game_id)
+    that seat's view of the game it made. Heavy where a bot may reply (`leaving`: the
+    server's bot may take the seat and move at once): a bot never decides on the event
+    loop."""
+    heavy = services.games.moves_bots(game_id, leaving=leaving)
 
     def work() -> Response[GameView] | _Costly:
         done = request()
@@ -459,4 +464,5 @@ class GamesController(Controller):
                 idempotency=convert.leave_idempotency(idempotency_key, data),
                 expected_version=convert.expected_version(if_match),
             ),
+            leaving=not data.resign,
         )

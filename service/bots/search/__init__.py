@@ -19,6 +19,7 @@ from random import Random
 
 from service.bots.basic import play_basic
 from service.bots.search.budget import EXPERT, STRONG, Budget
+from service.bots.search.indian import search_indian
 from service.bots.search.western import search_western
 from service.bots.view import BotView
 from service.domain.actions import Action
@@ -32,6 +33,7 @@ FamilySearch = Callable[[GameView, BotView, Random, Budget], Move]
 """A family's search: the view, its typed reading, the bot's generator and budget."""
 
 FAMILY_SEARCHES: Mapping[Family, FamilySearch] = {
+    Family.INDIAN: search_indian,
     Family.WESTERN: search_western,
 }
 """The search of each engine family that has one."""

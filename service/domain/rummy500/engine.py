@@ -22,7 +22,7 @@ from service.domain.engine import PhaseTable, PlainView, Step
 from service.domain.errors import IllegalMove
 from service.domain.rule_values import Family
 from service.domain.rules import RuleSet
-from service.domain.rummy500 import hands, turn
+from service.domain.rummy500 import credit, hands, turn
 from service.domain.state import Phase, Table
 from service.domain.western import turn as western_turn
 
@@ -64,6 +64,9 @@ class Rummy500(PlainView):
 
     def legal_keys(self, rules: RuleSet) -> frozenset[str]:
         return _LEGAL_KEYS
+
+    melded_points = staticmethod(credit.melded_now)
+    called_card = staticmethod(credit.called_card)
 
 
 RUMMY500 = Rummy500()

@@ -459,7 +459,7 @@ class GamePage {
       ? `You concede the game, whatever the table's rule: your seat plays no more and cannot win.${drop}${last}`
       : forfeit
         ? `At this table a player who leaves forfeits: your seat plays no more and cannot win.${drop}${last}`
-        : "At this table a player who leaves is replaced by the server's bot: it plays your seat, with your cards and score, to the end of the game, and may still win.";
+        : `At this table a player who leaves is replaced by the server's bot (${String(view.rules.takeover_bot ?? "basic")}): it plays your seat, with your cards and score, to the end of the game, and may still win.`;
     this.choose(resign ? "Resign the game?" : "Leave the table?", `${what} You cannot take the seat back; this page goes on showing the game.`, [
       { text: resign ? "Yes, resign" : "Yes, leave the table", choose: () => this.leaveSeat(resign) },
     ]);

@@ -5,7 +5,7 @@
 
 import { createGame, getDocument, getLobby, joinGame } from "./api.js";
 import { h, field, replace } from "./dom.js";
-import { botNames, help, seatRange, title, variantRules } from "./rules.js";
+import { botNames, help, levelHelp, seatRange, title, variantRules } from "./rules.js";
 import { allSeats, forgetSeat, keepSeat, seatOf } from "./seats.js";
 import { showProblem } from "./notice.js";
 
@@ -15,6 +15,16 @@ import { showProblem } from "./notice.js";
 /** @typedef {import("./types").LobbyGame} LobbyGame */
 
 const OPEN = "open";
+/** The level a bot seat starts at: the server's own default (`takeover_bot`). */
+const DEFAULT_LEVEL = "basic";
+
+/**
+ * What a seat's choice means: its bot's level, or an open seat.
+ * @param {string} choice
+ */
+function seatHint(choice) {
+  return choice === OPEN ? "A friend takes this seat by the table's link." : levelHelp(choice);
+}
 
 /**
  * @param {HTMLElement} root
@@ -72,14 +82,20 @@ function newTableForm(variants, bots, seats) {
       others,
       Array.from({ length: count - 1 }, (_, index) => {
         const name = `seat-${index + 1}`;
+        const hint = h("small", { class: "hint", id: `${name}-hint` });
         const select = h(
           "select",
-          { name, id: name },
+          { name, id: name, "aria-describedby": `${name}-hint` },
           bots.map((bot) => h("option", { value: bot }, `Computer (${bot})`)),
           h("option", { value: OPEN }, "Open seat: a friend joins by link"),
         );
-        select.value = kept.get(name) ?? bots[0] ?? OPEN;
-        return h("div", { class: "row" }, h("label", { for: name }, `Seat ${index + 2}`), select);
+        select.value = kept.get(name) ?? (bots.includes(DEFAULT_LEVEL) ? DEFAULT_LEVEL : bots[0]) ?? OPEN;
+        const explain = () => {
+          replace(hint, seatHint(select.value));
+        };
+        select.addEventListener("change", explain);
+        explain();
+        return h("div", { class: "row", "data-seat": index + 1 }, h("label", { for: name }, `Seat ${index + 2}`), select, hint);
       }),
     );
     const keptDealer = dealer.value;

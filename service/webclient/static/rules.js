@@ -81,7 +81,9 @@ function option(document, name, property) {
   };
   if ("const" in schema) return { ...base, kind: "fixed", fixed: schema.const };
   if (Array.isArray(schema.enum)) {
-    return { ...base, kind: "choice", values: schema.enum.filter((/** @type {unknown} */ value) => value !== null).map(String) };
+    const values = schema.enum.filter((/** @type {unknown} */ value) => value !== null).map(String);
+    // The bot levels (`takeover_bot`) read weakest first, as the seats offer them.
+    return { ...base, kind: "choice", values: schema.title === "BotName" ? byLevel(values) : values };
   }
   if (schema.type === "integer") {
     // Every option's null means "the default", but for these it is a value: the form takes "none".
@@ -119,13 +121,44 @@ export function variantRules(document) {
 }
 
 /**
- * The bot strategies the server offers (`BotName`).
+ * The bot levels, weakest first, and how each plays, in a player's words
+ * (docs/bots.md "Levels"). A level the server offers that is not here comes
+ * last, without words.
+ * @type {Record<string, string>}
+ */
+const LEVELS = {
+  random: "Plays any legal move at random: a gentle table to learn the rules at.",
+  basic: "Plays by rules of thumb: melds as soon as it can and throws its loose high cards.",
+  strong: "Thinks ahead: tries its moves against many deals of the cards it cannot see.",
+  expert: "The strongest: the same thinking as strong, with many more deals tried for each move.",
+};
+
+/**
+ * `names` weakest first (the order of `LEVELS`), any other after them as given.
+ * @param {string[]} names
+ */
+export function byLevel(names) {
+  const order = Object.keys(LEVELS);
+  const rank = (/** @type {string} */ name) => (order.includes(name) ? order.indexOf(name) : order.length);
+  return [...names].sort((a, b) => rank(a) - rank(b));
+}
+
+/**
+ * How a bot of level `name` plays ("" for a level this page does not know).
+ * @param {string} name
+ */
+export function levelHelp(name) {
+  return LEVELS[name] ?? "";
+}
+
+/**
+ * The bot levels the server offers (`BotName`), weakest first.
  * @param {Schema} document
  * @returns {string[]}
  */
 export function botNames(document) {
   const names = document.components?.schemas?.BotName?.enum;
-  return Array.isArray(names) ? names.map(String) : ["basic"];
+  return Array.isArray(names) ? byLevel(names.map(String)) : ["basic"];
 }
 
 /**

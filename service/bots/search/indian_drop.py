@@ -1,0 +1,62 @@
+"""When the Indian search drops (docs/rules.md "Indian 13-card Rummy", "Drop").
+
+Only where a deal's points outlive it: in `points` one deal is the game, so a
+drop is a loss and the search never drops. Elsewhere it takes the first drop
+(before its first draw) with a hand that has nothing to build on: no pure
+sequence, no wild, and at most `FEW_LINKS` pairs of naturals that could grow
+into a pure sequence. Such a hand loses most races and then counts near the
+full count, far above the first drop's points. It never drops into its own
+elimination from a pool, and never takes a middle drop (by then it has drawn
+towards its groups).
+"""
+
+from __future__ import annotations
+
+from service.bots.view import BotView
+from service.domain.cards import Card
+from service.domain.indian.groupings import best_grouping
+from service.domain.indian.judge import GroupKind
+from service.domain.indian.options import indian_options
+from service.domain.rule_values import Format
+from service.projections.views import GameView
+
+FEW_LINKS = 2
+"""A hand with more pairs than this that could become a pure sequence plays on."""
+_RUN_REACH = 2
+"""Two cards of a suit this many ranks apart or fewer can share a run of three."""
+
+
+def should_drop(view: GameView, bot: BotView) -> bool:
+    """Whether to take the first drop now (the caller has checked it may drop)."""
+    options = indian_options(bot.rules)
+    wild = bot.deal_wild
+    if options.format is Format.POINTS or wild is None:
+        return False
+    if bot.legal.drop_points != options.first_drop:
+        return False
+    limit = options.format.pool_limit
+    if limit is not None and view.players[bot.seat].score + options.first_drop >= limit:
+        return False
+    hand = bot.hand
+    if any(card.is_joker or card.rank is wild for card in hand):
+        return False
+    kinds = best_grouping(hand, wild, options.full_count).shown.kinds
+    if GroupKind.PURE_SEQUENCE in kinds:
+        return False
+    return links(hand) <= FEW_LINKS
+
+
+def links(hand: tuple[Card, ...]) -> int:
+    """Pairs of cards of one suit near enough to share a run of three (the ace both
+    low and high)."""
+    found = 0
+    for index, card in enumerate(hand):
+        for other in hand[index + 1 :]:
+            if other.suit is not card.suit or other.rank is card.rank:
+                continue
+            low, high = sorted((int(card.rank), int(other.rank)))
+            # The ace stands low (A 2 3) or high (Q K A).
+            gap = min(high - low, 14 - high) if low == 1 else high - low
+            if gap <= _RUN_REACH:
+                found += 1
+    return found

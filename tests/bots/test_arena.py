@@ -1,0 +1,210 @@
+"""`rummy arena`: rounds that mirror each deal, runs that come out the same on
+any number of processes, places, and the command over a couple of variants
+(the smoke CI runs; the whole ladder is run by hand, docs/bots.md)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from service.bots.arena import rounds
+from service.bots.arena.rounds import RoundJob, place_of, play_arena_round
+from service.bots.arena.runner import BATCH_ROUNDS, ArenaTable, Plan, level_pairings, run_arena
+from service.bots.arena.stats import Decision
+from service.bots.playout import Finish, play_game
+from service.bots.strategies import strategy
+from service.cli import main
+from service.domain.events import Event, HandDealt
+from service.domain.rules import RuleSet
+
+QUICK = {"target": 30}
+"""A smaller target than the variant's, as users may pass for speed."""
+
+
+def _recorded_games(
+    monkeypatch: pytest.MonkeyPatch, players: int
+) -> tuple[RoundJob, list[dict[str, Any]]]:
+    calls: list[dict[str, Any]] = []
+    real = play_game
+
+    def recording(rules: RuleSet, names: Any, strategies: Any, **options: Any) -> Finish:
+        calls.append({"names": tuple(names), **options})
+        return real(rules, names, strategies, **options)
+
+    monkeypatch.setattr(rounds, "play_game", recording)
+    job = RoundJob(
+        rules=QUICK, players=players, tester="basic", other="random", deal_seed="d/7", max_hands=50
+    )
+    result = play_arena_round(job)
+    assert [game.seat for game in result.games] == list(range(players))
+    return job, calls
+
+
+def test_at_two_players_each_deal_is_played_both_ways(monkeypatch: pytest.MonkeyPatch):
+    job, calls = _recorded_games(monkeypatch, 2)
+    assert [call["names"] for call in calls] == [("basic", "random"), ("random", "basic")]
+    assert {call["deal_seed"] for call in calls} == {job.deal_seed}
+
+
+def test_at_more_players_the_level_under_test_sits_in_every_seat_of_one_deal(
+    monkeypatch: pytest.MonkeyPatch,
+):
+    job, calls = _recorded_games(monkeypatch, 4)
+    assert [call["names"].index("basic") for call in calls] == [0, 1, 2, 3]
+    assert all(call["names"].count("basic") == 1 for call in calls)
+    assert {call["deal_seed"] for call in calls} == {job.deal_seed}
+
+
+def test_the_same_deal_seed_deals_the_same_cards_whoever_sits_where():
+    rules = RuleSet.from_dict(QUICK)
+
+    def first_deal(names: tuple[str, str]) -> HandDealt:
+        dealt: list[HandDealt] = []
+
+        def watch(event: Event) -> None:
+            if isinstance(event, HandDealt) and not dealt:
+                dealt.append(event)
+
+        play_game(
+            rules,
+            names,
+            [strategy(name) for name in names],
+            deal_seed="mirror",
+            bot_seeds=["a", "b"],
+            max_hands=1,
+            on_event=watch,
+        )
+        return dealt[0]
+
+    one_way, other_way = first_deal(("basic", "random")), first_deal(("random", "basic"))
+    assert one_way.deck == other_way.deck
+    assert one_way.dealer == other_way.dealer
+
+
+def _plan(processes: int, **changes: Any) -> Plan:
+    fields: dict[str, Any] = {
+        "tables": (ArenaTable("classic", {**QUICK, "variant": "classic"}),),
+        "pairings": (("basic", "random"), ("basic", "basic")),
+        "max_games": 2 * 2 * BATCH_ROUNDS,
+        "seed": "determinism",
+        "processes": processes,
+        "max_hands": 8,
+    }
+    return Plan(**{**fields, **changes})
+
+
+def _results(plan: Plan) -> list[tuple[Any, ...]]:
+    return [
+        (
+            pairing.tester,
+            pairing.other,
+            pairing.verdict,
+            pairing.llr,
+            [
+                (game.seat, game.winner, game.place, game.hands)
+                for r in pairing.rounds
+                for game in r.games
+            ],
+        )
+        for pairing in run_arena(plan).pairings
+    ]
+
+
+def test_a_run_is_the_same_on_one_process_and_on_two():
+    inline = _results(_plan(1))
+    pooled = _results(_plan(2))
+    assert inline == pooled
+    # Neither pairing is trivially empty: both played whole batches.
+    assert all(len(games) % (2 * BATCH_ROUNDS) == 0 and games for *_, games in inline)
+
+
+def test_a_pairing_stops_once_its_test_settles_and_the_limit_ends_the_rest():
+    outcome = run_arena(_plan(1, max_games=200, pairings=(("basic", "random"),)))
+    [pairing] = outcome.pairings
+    assert pairing.verdict is Decision.H1
+    assert len(pairing.rounds) < 100, "stopped before its limit"
+    assert len(pairing.rounds) % BATCH_ROUNDS == 0, "judged only after whole batches"
+    even = run_arena(_plan(1, max_games=2 * BATCH_ROUNDS, pairings=(("basic", "basic"),)))
+    assert even.pairings[0].verdict is Decision.OPEN
+    assert len(even.pairings[0].rounds) == BATCH_ROUNDS
+
+
+def test_a_ladder_pairs_each_level_with_the_next():
+    assert level_pairings(["expert", "strong", "basic", "random"]) == (
+        ("expert", "strong"),
+        ("strong", "basic"),
+        ("basic", "random"),
+    )
+
+
+@pytest.mark.parametrize(
+    ("winner", "totals", "seat", "place"),
+    [
+        (0, (100, 40, 60, 10), 2, 2.0),  # points won: the higher total is better
+        (0, (100, 40, 60, 10), 3, 4.0),
+        (1, (90, 0, 120, 90), 0, 2.5),  # penalties: lower is better; a tie shares
+        (1, (90, 0, 120, 90), 2, 4.0),
+        (1, (90, 0, 120, 90), 1, 1.0),
+        (None, (5, 5, 5), 0, 2.0),  # unfinished: everyone shares every place
+    ],
+)
+def test_places_follow_the_winners_direction(
+    winner: int | None, totals: tuple[int, ...], seat: int, place: float
+):
+    assert place_of(Finish(winner=winner, totals=totals, hands=3), seat) == place
+
+
+def test_the_command_prints_a_table_per_variant_with_verdicts_times_and_throughput(
+    capsys: pytest.CaptureFixture[str],
+):
+    argv = ["arena", "--variant", "classic,knock", "--games", "16", "--processes", "1"]
+    assert main([*argv, "--rules", json.dumps(QUICK)]) == 0
+    out = capsys.readouterr().out
+    for expected in ("classic", "knock", "basic v random", "win rate", "Elo", "SPRT", "floor"):
+        assert expected in out
+    assert "games/s per core" in out
+    assert out.count("level ") == 2, "a time table for each variant"
+
+
+def test_the_command_answers_in_json_and_the_same_seed_gives_the_same_figures(
+    capsys: pytest.CaptureFixture[str],
+):
+    argv = [
+        *("arena", "--variant", "indian", "--levels", "basic,random", "--players", "3"),
+        *("--games", "6", "--processes", "1", "--seed", "smoke", "--json"),
+        *("--rules", '{"format": "pool_101", "max_hands": 30}'),
+    ]
+    assert main(argv) == 0
+    first = json.loads(capsys.readouterr().out)
+    assert main(argv) == 0
+    again = json.loads(capsys.readouterr().out)
+    [table] = first["tables"]
+    assert table["table"] == "indian/pool_101"
+    [pairing] = table["pairings"]
+    assert pairing["games"] == 6
+    assert pairing["baseline"] == pytest.approx(1 / 3)
+    assert pairing["wins"] + pairing["draws"] + pairing["losses"] == 6
+    assert 1 <= pairing["mean_place"] <= 3
+    assert set(table["levels"]) == {"basic", "random"}
+    assert table["levels"]["basic"]["floor_p99_ms"] > 0
+    assert [t["pairings"] for t in first["tables"]] == [t["pairings"] for t in again["tables"]]
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--variant", "canasta"],
+        ["--variant", "classic", "--levels", "basic,clever"],
+        ["--variant", "classic", "--levels", "basic"],
+        ["--variant", "classic", "--rules", "{not json"],
+        ["--variant", "classic", "--rules", '{"aces": "sideways"}'],
+        ["--variant", "classic", "--games", "0"],
+        ["--variant", "classic", "--processes", "0"],
+        ["--variant", "classic", "--elo1", "-5"],
+    ],
+)
+def test_the_command_refuses_what_cannot_work(argv: list[str], capsys: pytest.CaptureFixture[str]):
+    assert main(["arena", *argv]) == 2
+    assert "rummy arena:" in capsys.readouterr().err

@@ -1,0 +1,193 @@
+"""The Indian family's search (`strong`, `expert`), position by position: what it
+sees, what it declares, takes and keeps, and that its move is a function of the
+view and its seed."""
+
+from __future__ import annotations
+
+from random import Random
+
+import pytest
+
+from service.bots.search import play_expert, play_strong
+from service.bots.search.budget import Budget
+from service.bots.search.indian import search_indian
+from service.bots.search.indian_shape import deficiency
+from service.bots.search.indian_value import Scorer, feeds
+from service.bots.search.unknown import Unknown
+from service.bots.view import BotView
+from service.domain.actions import Declare, Discard, Draw, Drop
+from service.domain.cards import Card, Rank
+from service.domain.state import Source
+from tests.bots.tables import card, cards, view_for
+from tests.domain.indian_tables import indian_game
+
+# Eights are wild (the indicator 8C). Seat 0 holds a pure run of hearts, one of
+# spades, three nines and 10D JD QD: one more diamond (KD, or 9D's other side)
+# or a wild, and the loose 4C goes as the finish card.
+READY = "2H 3H 4H 5S 6S 7S 9C 9D 9S 10D JD QD 4C"
+OTHER = "2C 3D 5D 6D 7H 9H JC QC KC KS AH AD 2S"
+LOOSE = "KH"
+"""The stock's top in most positions: a card that fits nothing of seat 0's."""
+
+
+def game(*, upcard: str = "6C", stock: tuple[str, ...] = (LOOSE,), hands=(READY, OTHER)):
+    return indian_game(list(hands), indicator="8C", upcard=upcard, stock=stock)
+
+
+def strong(board, seat: int = 0, seed: int = 0):
+    return play_strong(view_for(board.table, seat), Random(seed))
+
+
+def test_the_unseen_pool_leaves_out_the_face_up_wild_indicator() -> None:
+    board = game()
+    view = view_for(board.table, 0)
+    unknown = Unknown.of(view, BotView.read(view))
+    assert card("8C") not in unknown.pool  # one pack at two seats: its only copy
+    assert card("6C") not in unknown.pool  # the upcard
+    assert not set(cards(READY)) & set(unknown.pool)
+    hidden = sum(unknown.hand_counts.values()) + unknown.stock_count + unknown.buried_count
+    assert len(unknown.pool) == hidden
+    deal = unknown.sample(Random(1))
+    assert sorted(c.code for c in deal.hands[1]) == sorted(
+        c.code for c in unknown.pool if c in deal.hands[1]
+    )
+    assert len(deal.hands[1]) == 13
+    assert len(deal.stock) == view.stock_count
+
+
+def test_takes_the_top_discard_that_completes_a_declaration() -> None:
+    assert strong(game(upcard="KD")) == Draw(Source.DISCARD)
+
+
+def test_leaves_a_top_discard_that_fits_nothing() -> None:
+    assert strong(game(upcard="KS", hands=(READY, OTHER.replace("KS", "6C")))) == Draw(Source.STOCK)
+
+
+@pytest.mark.parametrize("level", [play_strong, play_expert])
+def test_declares_when_the_draw_completes_the_groups(level) -> None:
+    board = game(stock=("KD",))
+    board.act(0, Draw(Source.STOCK))
+    move = level(view_for(board.table, 0), Random(3))
+    assert isinstance(move, Declare)
+    assert move.card == card("4C")
+
+
+def test_never_throws_a_wild_while_a_loose_card_may_go() -> None:
+    # A joker and an eight (wild) with a hand short of its groups: the wilds stay.
+    hand = "2H 3H 4H 5S 6S JK 8D 9C 9D KH QD 4C 2D"
+    board = game(hands=(hand, OTHER), stock=("7D",))
+    board.act(0, Draw(Source.STOCK))
+    move = strong(board)
+    assert isinstance(move, Discard)
+    assert move.card not in (card("JK"), card("8D"))
+
+
+def test_keeps_a_pair_that_builds_a_run_and_throws_a_lone_card_of_the_same_value() -> None:
+    # After the draw: KS QS could be a run with JS, AS or a wild; JD is alone (the
+    # other seat holds 10D and QD). All three count 10: only the chances differ.
+    hand = "2H 3H 4H 5D 6D 7D 9C 9D 9S KS QS JD 3C"
+    other = "2C 4D 10D QD 7H 9H JC QC KC 10S AH AD 2S"
+    board = game(hands=(hand, other), stock=("4S",))
+    board.act(0, Draw(Source.STOCK))
+    move = strong(board)
+    assert isinstance(move, Discard)
+    assert move.card == card("JD")
+
+
+def test_a_discard_feeds_the_hand_it_completes_a_group_of() -> None:
+    scorer = Scorer(Rank.EIGHT, 80)
+    assert feeds(card("7H"), cards("5H 6H KC"), scorer)
+    assert feeds(card("7H"), cards("7C 7S 2D"), scorer)
+    assert feeds(card("7H"), cards("9H JK 2D"), scorer)
+    assert feeds(card("8S"), cards("2C"), scorer)  # a wild fits anything
+    assert not feeds(card("7H"), cards("7C 9S 2D"), scorer)
+    assert not feeds(card("AH"), cards("QH 2D 5C"), scorer)
+    assert feeds(card("AH"), cards("KH QH 5C"), scorer)  # the ace is high too
+
+
+@pytest.mark.parametrize("samples", [8, 96])  # the strong and the expert shapes
+def test_the_move_is_a_function_of_the_view_and_the_seed(samples: int) -> None:
+    # Two deals that show seat 0 the same view: the other hand and the stock under
+    # its top differ. Several discards leave the same deficiency, so the samples
+    # decide among them.
+    hand = "2H 3H 4H 5D 6D 7D 9C 9D 9S KS QS JD 3C"
+    other = "2C 4D 10D QD 7H 9H JC QC KC 10S AH AD 2S"
+    one = game(hands=(hand, other), stock=("4S", "5C", "6H"))
+    two = game(hands=(hand, other.replace("2C", "6H")), stock=("4S", "5C", "2C"))
+    for board in (one, two):
+        board.act(0, Draw(Source.STOCK))
+    view_one, view_two = view_for(one.table, 0), view_for(two.table, 0)
+    assert view_one.my_hand == view_two.my_hand
+    budget = Budget(samples=samples, cap_seconds=60.0)
+    for seed in range(2):
+        first = search_indian(view_one, BotView.read(view_one), Random(seed), budget)
+        again = search_indian(view_one, BotView.read(view_one), Random(seed), budget)
+        moved = search_indian(view_two, BotView.read(view_two), Random(seed), budget)
+        assert isinstance(first, Discard)
+        assert first == again == moved
+
+
+def test_a_card_is_wild_by_the_deal_s_rank_or_as_a_joker() -> None:
+    scorer = Scorer(Rank.EIGHT, 80)
+    assert scorer.is_wild(Card.parse("JK"))
+    assert scorer.is_wild(card("8H"))
+    assert not scorer.is_wild(card("9H"))
+
+
+# --- the deficiency: cards still to draw -------------------------------------------
+
+
+def test_a_valid_declaration_lacks_nothing_and_a_hand_one_card_short_lacks_one() -> None:
+    assert deficiency(cards(f"{READY} KD"), Rank.EIGHT) == 0
+    assert deficiency(cards(READY), Rank.EIGHT) == 1
+
+
+def test_a_hand_of_loose_cards_lacks_all_but_its_pairs() -> None:
+    # AS 2S and 4D 5D are the only starts of groups: 13 - 4 cards to draw.
+    loose = cards("2H 5D 9C JS KH 3C 6S 10H QC 4D 7H AS 2S")
+    assert deficiency(loose, Rank.EIGHT) == 9
+    # A wild in place of a loose card (2H) is one card nearer.
+    assert deficiency([Card.parse("JK"), *loose[1:]], Rank.EIGHT) == 8
+
+
+def test_sets_alone_are_no_declaration() -> None:
+    # Every card but one in a valid set, yet no sequence: the life is still to make.
+    sets = cards("2C 2D 2H 5C 5D 5H 9C 9D 9H QC QD QH KS")
+    assert deficiency(sets, Rank.EIGHT) >= 3
+
+
+# --- the drop ----------------------------------------------------------------------
+
+HOPELESS = "2H 5D 9C JS KH 3C 7S 10H QC 4D 7H AS 10S"
+"""No wild (eights), no pure sequence, and two pairs that could start one."""
+HOPELESS_OTHER = "2C 3D 5S 6D 6H 9H JC 4C KC KS AH AD 2S"
+
+
+@pytest.mark.parametrize(
+    ("format_", "score", "drops"),
+    [
+        ("pool_101", 0, True),
+        ("deals", 0, True),
+        ("points", 0, False),  # one deal is the game: a drop loses it
+        ("pool_101", 81, False),  # the drop itself would eliminate the seat
+    ],
+)
+def test_drops_first_a_hand_with_nothing_to_build_on_where_points_outlive_the_deal(
+    format_: str, score: int, drops: bool
+) -> None:
+    board = indian_game(
+        [HOPELESS, HOPELESS_OTHER], indicator="8C", upcard="6C", stock=("6S",), format=format_
+    )
+    board.table.totals[0] = score
+    move = strong(board)
+    assert isinstance(move, Drop) is drops
+    if not drops:
+        assert isinstance(move, Draw)
+
+
+def test_plays_on_with_a_pure_sequence_in_a_pool() -> None:
+    hand = HOPELESS.replace("2H", "JH").replace("QC", "QH")  # 10H JH QH
+    board = indian_game(
+        [hand, HOPELESS_OTHER], indicator="8C", upcard="6C", stock=("6S",), format="pool_101"
+    )
+    assert isinstance(strong(board), Draw)
