@@ -22,6 +22,7 @@ from service.bots.search.budget import EXPERT, STRONG, Budget
 from service.bots.search.gin import search_gin
 from service.bots.search.indian import search_indian
 from service.bots.search.rummy500 import search_rummy500
+from service.bots.search.western import search_western
 from service.bots.view import BotView
 from service.domain.actions import Action
 from service.domain.engine import engine_for
@@ -37,6 +38,7 @@ FAMILY_SEARCHES: Mapping[Family, FamilySearch] = {
     Family.GIN: search_gin,
     Family.RUMMY500: search_rummy500,
     Family.INDIAN: search_indian,
+    Family.WESTERN: search_western,
 }
 """The search of each engine family that has one."""
 
