@@ -5,68 +5,27 @@ measured in the same run.
     uv run python -m bench.indian_search --games 6 --format points
 
 Positions come from games `basic` plays against itself (2 players, the format
-given); at each, the seat to move's view is made (`game_view`, whose `legal` is
-the engine's move generation: the floor), then each level decides from it. The
+given; `bench/positions.py`); at each, the seat to move's view is made
+(`game_view`, whose `legal` is the engine's move generation: the floor), then
+each level decides from it. The
 goal (issue 31): p99 of `strong` at most 100 ms, of `expert` at most 500 ms.
 """
 
 from __future__ import annotations
 
 import argparse
-import time
 from collections.abc import Sequence
 from random import Random
-from uuid import UUID
 
+from bench.positions import basic_positions
 from bench.timing import percentile, timed
-from service.bots.basic import play_basic
-from service.bots.playout import SeatName, Snapshot
 from service.bots.search import play_expert, play_strong
-from service.bots.strategies import request_of
-from service.domain.changes import apply
-from service.domain.decks import SeededDecks
-from service.domain.events import Event
-from service.domain.play import play, start
 from service.domain.rules import RuleSet
-from service.domain.state import Status, Table
-from service.projections.views import GameView, Viewer, game_view
 
 GOALS_MS = {"strong": 100.0, "expert": 500.0}
 LEVELS = {"strong": play_strong, "expert": play_expert}
 MAX_DEALS = 3
 """Deals of a game (pool and deals formats) the positions are taken from."""
-
-
-def positions(games: int, rules: RuleSet, seed: str) -> tuple[list[GameView], list[float]]:
-    """The view of every move `basic` made in `games` games against itself, and the
-    time (µs) the engine took to make each (its `legal` included): the floor."""
-    views: list[GameView] = []
-    floor: list[float] = []
-    clock = time.perf_counter
-    for number in range(games):
-        table = Table(rules=rules, seat_count=2, seated=[True, True])
-        snapshot = Snapshot(
-            game_id=UUID(int=number),
-            table=table,
-            seats=tuple(SeatName(name=f"basic {seat}", bot="basic") for seat in range(2)),
-        )
-        decks = SeededDecks(seed=f"{seed}/{number}", client_seeds=("", ""), pack=rules.pack)
-        rng = Random(f"{seed}/{number}")
-
-        def record(event: Event, snapshot: Snapshot = snapshot) -> None:
-            apply(snapshot.table, event)
-            snapshot.version += 1
-
-        start(table, decks, record)
-        while table.status is Status.PLAYING and table.hands_played < MAX_DEALS:
-            assert table.hand is not None
-            seat = table.hand.to_act()
-            began = clock()
-            view = game_view(snapshot, Viewer(seat=seat))
-            floor.append((clock() - began) * 1e6)
-            views.append(view)
-            play(table, seat, request_of(play_basic(view, rng)), decks, record)
-    return views, sorted(floor)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -76,7 +35,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", default="bench", help="seed of the games")
     args = parser.parse_args(argv)
     rules = RuleSet.from_dict({"variant": "indian", "format": args.format}, players=2)
-    views, floor = positions(args.games, rules, args.seed)
+    views, floor = basic_positions(rules, 2, args.seed, games=args.games, max_hands=MAX_DEALS)
     print(f"indian search, {len(views)} positions of {args.games} games ({args.format}):")
     floor_p99 = percentile(floor, 0.99)
     worst = 0.0

@@ -4,7 +4,7 @@
     uv run python -m bench.search_cards --level expert --variant rummy500 --players 4
 
 Positions come from games `basic` plays against itself (every decision of every
-seat, `--moves` of them); the level then decides each one from the same view,
+seat, `--moves` of them: `bench/positions.py`); the level then decides each one from the same view,
 timed on its own. Printed: the move's p50 / p99 / max, and the floor measured in
 the same run on the same positions: the engine building that seat's view, its
 `legal` block included (`game_view`), which every bot move costs before it
@@ -15,55 +15,16 @@ thinks. The goals (issue 31): p99 at most 100 ms for `strong`, 500 ms for
 from __future__ import annotations
 
 import argparse
-import time
 from collections.abc import Sequence
 from random import Random
 
+from bench.positions import basic_positions
 from bench.timing import percentile, timed
-from service.bots.basic import play_basic
 from service.bots.search import play_expert, play_strong
-from service.bots.strategies import request_of
-from service.domain.changes import apply
-from service.domain.decks import SeededDecks
-from service.domain.events import Event
-from service.domain.play import play, start
 from service.domain.rules import RuleSet
-from service.domain.state import Status, Table
-from service.projections.views import GameView, Viewer, game_view
-from tests.projections.snapshots import snapshot as seated
 
 GOALS_MS = {"strong": 100.0, "expert": 500.0}
 LEVELS = {"strong": play_strong, "expert": play_expert}
-
-
-def positions(
-    variant: str, players: int, moves: int, seed: str
-) -> tuple[list[GameView], list[float]]:
-    """Views of the seat to move in basic's games, and the µs each view took to build."""
-    rules = RuleSet.from_dict({"variant": variant}, players=players)
-    views: list[GameView] = []
-    built: list[float] = []
-    game = 0
-    while len(views) < moves:
-        table = Table(rules=rules, seat_count=players, seated=[True] * players)
-        snapshot = seated(table, [f"basic {seat}" for seat in range(players)])
-        decks = SeededDecks(seed=f"{seed}/{game}", client_seeds=("",) * players, pack=rules.pack)
-        rng = Random(f"{seed}/{game}")
-
-        def record(event: Event, table: Table = table) -> None:
-            apply(table, event)
-
-        start(table, decks, record)
-        while table.status is Status.PLAYING and len(views) < moves:
-            assert table.hand is not None
-            seat = table.hand.to_act()
-            began = time.perf_counter()
-            view = game_view(snapshot, Viewer(seat=seat))
-            built.append((time.perf_counter() - began) * 1e6)
-            views.append(view)
-            play(table, seat, request_of(play_basic(view, rng)), decks, record)
-        game += 1
-    return views, sorted(built)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -74,7 +35,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--moves", type=int, default=400)
     parser.add_argument("--seed", default="bench")
     args = parser.parse_args(argv)
-    views, floor = positions(args.variant, args.players, args.moves, args.seed)
+    rules = RuleSet.from_dict({"variant": args.variant}, players=args.players)
+    views, floor = basic_positions(rules, args.players, args.seed, count=args.moves)
     level = LEVELS[args.level]
     spent = timed(level, [(view, Random(number)) for number, view in enumerate(views)])
     goal = GOALS_MS[args.level]

@@ -32,7 +32,7 @@ DEFAULT_MAX_HANDS = 1000
 
 
 @dataclass(frozen=True, slots=True)
-class SeatName:
+class _Seat:
     """A seat of a played-out game: its name, and its strategy."""
 
     name: str
@@ -40,12 +40,12 @@ class SeatName:
 
 
 @dataclass(slots=True)
-class Snapshot:
+class _Snapshot:
     """The game as `game_view` reads it (a `GameSnapshot`)."""
 
     game_id: UUID
     table: Table
-    seats: tuple[SeatName, ...]
+    seats: tuple[_Seat, ...]
     version: int = 0
     seed_commitment: str = ""
     deal_mode: DealMode = DealMode.EXPLICIT
@@ -90,10 +90,10 @@ def play_game(
     the same seed deals the same cards to the same seats whoever sits there."""
     players = len(names)
     table = Table(rules=rules, seat_count=players, seated=[True] * players)
-    snapshot = Snapshot(
+    snapshot = _Snapshot(
         game_id=UUID(int=number),
         table=table,
-        seats=tuple(SeatName(name=f"{name} {seat}", bot=name) for seat, name in enumerate(names)),
+        seats=tuple(_Seat(name=f"{name} {seat}", bot=name) for seat, name in enumerate(names)),
     )
     decks = SeededDecks(seed=deal_seed, client_seeds=("",) * players, pack=rules.pack)
     generators = [Random(seed) for seed in bot_seeds]
