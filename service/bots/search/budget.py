@@ -8,6 +8,7 @@ scales every budget, for a smaller server or a quicker ladder.
 from __future__ import annotations
 
 import os
+import time
 from dataclasses import dataclass, replace
 
 SCALE_VARIABLE = "RUMMY_BOT_BUDGET_SCALE"
@@ -30,6 +31,21 @@ class Budget:
         if scale == 1:
             return self
         return replace(self, samples=max(1, round(self.samples * scale)))
+
+    def guard(self) -> Guard:
+        """The wall-clock guard of a search that begins now."""
+        return Guard(deadline=time.perf_counter() + self.cap_seconds)
+
+
+@dataclass(frozen=True, slots=True)
+class Guard:
+    """The server's guard on one search: past its deadline, a search stops sampling
+    and plays its best so far (`Budget.cap_seconds`)."""
+
+    deadline: float
+
+    def passed(self) -> bool:
+        return time.perf_counter() > self.deadline
 
 
 STRONG = Budget(samples=24, cap_seconds=1.0)

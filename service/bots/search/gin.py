@@ -106,7 +106,7 @@ def search_gin(view: GameView, bot: BotView, rng: Random, budget: Budget) -> Act
             return _turn_value(me | 1 << gm.BIT[deal.stock[-1]], -1, opponent, outlook)
 
         draws = _draw_candidates(bot)
-        return best_by_samples(draws, unknown, rng, samples, budget.cap_seconds, drawn)
+        return best_by_samples(draws, unknown, rng, samples, budget.guard(), drawn)
     if not legal.discard:
         raise ValueError(f"Seat {bot.seat} has no move to make: it is not its turn.")
     throws = sorted(legal.discard, key=lambda card: _throw_order(me, card))
@@ -121,7 +121,7 @@ def search_gin(view: GameView, bot: BotView, rng: Random, budget: Budget) -> Act
         return outlook.value(me ^ 1 << bit) - _fed(_built(deal, other), bit)
 
     choice = best_by_samples(
-        throws[:THROWS], unknown, rng, samples, budget.cap_seconds, thrown, THROW_MARGIN
+        throws[:THROWS], unknown, rng, samples, budget.guard(), thrown, THROW_MARGIN
     )
     return Discard(choice)
 

@@ -27,7 +27,6 @@ samples: a move is a function of the view and the seed.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from random import Random
 
@@ -102,10 +101,10 @@ class _Search:
         self.others = others
         """The other seats still in the deal, in the order they play after this one."""
         self.shape = shape_of(budget)
-        self.deadline = time.perf_counter() + budget.cap_seconds
+        self.guard = budget.guard()
 
     def _out_of_time(self, done: int) -> bool:
-        return done > 0 and time.perf_counter() > self.deadline
+        return done > 0 and self.guard.passed()
 
     # --- the discard or declaration -------------------------------------------
 

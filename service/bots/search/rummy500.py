@@ -85,7 +85,7 @@ def search_rummy500(view: GameView, bot: BotView, rng: Random, budget: Budget) -
                 return value
             return value - REPLY_WEIGHT * _reply(bot, deal.hands[after], (*left, throw))
 
-        return best_by_samples(draws, unknown, rng, samples, budget.cap_seconds, drawn, DRAW_MARGIN)
+        return best_by_samples(draws, unknown, rng, samples, budget.guard(), drawn, DRAW_MARGIN)
     assert isinstance(basic, Discard)
     throws = _throw_candidates(bot, basic.card)
 
@@ -95,9 +95,7 @@ def search_rummy500(view: GameView, bot: BotView, rng: Random, budget: Budget) -
             return 0.0
         return -REPLY_WEIGHT * _reply(bot, deal.hands[after], (*bot.pile, card))
 
-    return Discard(
-        best_by_samples(throws, unknown, rng, samples, budget.cap_seconds, thrown, MARGIN)
-    )
+    return Discard(best_by_samples(throws, unknown, rng, samples, budget.guard(), thrown, MARGIN))
 
 
 def _next_seat(bot: BotView) -> int | None:

@@ -9,12 +9,11 @@ choice leading) and a search with nothing to tell them apart plays that.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Sequence
 from random import Random
 from typing import TypeVar
 
-from service.bots.search.budget import Budget
+from service.bots.search.budget import Budget, Guard
 from service.bots.search.unknown import Deal, Unknown
 
 Candidate = TypeVar("Candidate")
@@ -25,7 +24,7 @@ def best_by_samples(
     unknown: Unknown,
     rng: Random,
     samples: int,
-    cap_seconds: float,
+    guard: Guard,
     value: Callable[[Candidate, Deal, Random], float],
     margin: float = 0.0,
 ) -> Candidate:
@@ -34,12 +33,11 @@ def best_by_samples(
     Each deal draws its own generator from `rng` (for whatever the value plays out
     at random), so a candidate's value on a deal does not depend on the others'.
     The first candidate (the family's default) keeps its place unless another's
-    mean beats it by more than `margin`. The wall-clock cap is the server's guard
-    only (`Budget.cap_seconds`)."""
+    mean beats it by more than `margin`. The wall-clock `guard` is the server's
+    only (`Budget.guard`)."""
     if len(candidates) == 1:
         return candidates[0]
     totals = [0.0] * len(candidates)
-    began = time.perf_counter()
     taken = 0
     for _ in range(samples):
         taken += 1
@@ -47,7 +45,7 @@ def best_by_samples(
         seed = rng.getrandbits(32)
         for at, candidate in enumerate(candidates):
             totals[at] += value(candidate, deal, Random(seed))
-        if time.perf_counter() - began > cap_seconds:
+        if guard.passed():
             break
     best = max(range(len(candidates)), key=lambda at: (totals[at], -at))
     if totals[best] - totals[0] <= margin * taken:

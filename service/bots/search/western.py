@@ -29,7 +29,6 @@ and the playout knows only the view's table and the deal.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from random import Random
@@ -242,19 +241,19 @@ class _Search:
         deals = [self.unknown.sample(self.rng) for _ in range(samples)]
         first = max(1, samples // FIRST_SHARE)
         scores: list[list[float]] = [[] for _ in candidates]
-        deadline = time.perf_counter() + self.budget.cap_seconds
+        guard = self.budget.guard()
         indices = list(range(len(candidates)))
         for deal in deals[:first]:
             for index in indices:
                 scores[index].append(score(candidates[index], deal))
-            if time.perf_counter() > deadline:
+            if guard.passed():
                 return candidates[_sure(scores, indices, sure)]
         ranked = sorted(indices, key=lambda index: (-sum(scores[index]), index))
         kept = sorted({0, *ranked[: _keep(samples)]})
         for deal in deals[first:]:
             for index in kept:
                 scores[index].append(score(candidates[index], deal))
-            if time.perf_counter() > deadline:
+            if guard.passed():
                 break
         return candidates[_sure(scores, kept, sure)]
 
