@@ -5,7 +5,7 @@ Shapes only. Every rule of the game is the domain's (service/domain); the
 caps are this deployment's (caps.py). Where the same noun lives on both sides,
 each is named by its module: `s.Action` is a body's action (schemas.py),
 `d.Action` the domain's; the application's commands are `c.NewGame`..., its
-results `r.CreateResult`..., the response bodies `s.CreatedGame`...
+results `r.CreateResult`..., the response bodies `out.CreatedGame`...
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from uuid import UUID
 
 import msgspec
 
+from service.api import responses as out
 from service.api import schemas as s
 from service.api.caps import Caps
 from service.api.errors import problem
@@ -219,12 +220,12 @@ def stream_start(after: int, last_event_id: str | None) -> int:
 # --- responses ------------------------------------------------------------------------
 
 
-def created_game(created: r.CreateResult, body: s.CreateGame) -> s.CreatedGame:
+def created_game(created: r.CreateResult, body: s.CreateGame) -> out.CreatedGame:
     named = body.players or []
-    return s.CreatedGame(
+    return out.CreatedGame(
         game_id=str(created.game_id),
         players=[
-            s.SeatToken(seat=seat, name=named[seat].name, token=token)
+            out.SeatToken(seat=seat, name=named[seat].name, token=token)
             for seat, token in sorted(created.tokens.items())
         ],
         version=created.version,
@@ -233,8 +234,8 @@ def created_game(created: r.CreateResult, body: s.CreateGame) -> s.CreatedGame:
     )
 
 
-def joined_seat(game_id: UUID, joined: r.JoinResult) -> s.JoinedSeat:
-    return s.JoinedSeat(
+def joined_seat(game_id: UUID, joined: r.JoinResult) -> out.JoinedSeat:
+    return out.JoinedSeat(
         game_id=str(game_id), seat=joined.seat, token=joined.token, version=joined.version
     )
 
@@ -245,11 +246,11 @@ def events_page(
     state: r.GameState,
     viewer: Viewer,
     chains: Sequence[str],
-) -> s.EventsPage:
+) -> out.EventsPage:
     """A page of `events` as `viewer` may see them, `state` the game read after them,
     `chains` the live head after each (service/projections/chain_heads.py)."""
     table = state.table
-    return s.EventsPage(
+    return out.EventsPage(
         game_id=str(game_id),
         version=state.version,
         events=[

@@ -9,7 +9,6 @@ OpenAPI document lists them and a bad code is refused by name before any rule ru
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime
 from enum import StrEnum
 from typing import Annotated, Any
 
@@ -19,7 +18,6 @@ from msgspec import UNSET, Meta, UnsetType
 from service.api import printable
 from service.config import MAX_DECKS, MAX_RECYCLES
 from service.domain.cards import ALL_CARDS, RANKS, card_code_problem, rank_code_problem
-from service.domain.fairness import DealMode
 from service.domain.presets import (
     MIN_PLAYERS,
     MOST_PLAYERS,
@@ -44,8 +42,6 @@ from service.domain.rule_values import (
     Variant,
 )
 from service.domain.state import ABORT_REASON_LENGTH, Source
-from service.projections.event_views import EventView
-from service.store.stream_tickets import TICKET_PATTERN
 
 CardCode = StrEnum(  # type: ignore[misc]
     "CardCode", {card.code: card.code for card in ALL_CARDS}, module=__name__
@@ -497,85 +493,3 @@ class Abort(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     """Why the admin ends the game void: shown to everyone in `game_aborted`."""
 
     reason: Annotated[str, Meta(min_length=1, max_length=ABORT_REASON_LENGTH)]
-
-
-class SeatToken(msgspec.Struct, kw_only=True):
-    seat: int
-    name: str
-    token: str
-    """The bearer token that acts for this seat: shown once, never stored."""
-
-
-class CreatedGame(msgspec.Struct, kw_only=True):
-    game_id: str
-    players: list[SeatToken]
-    version: int
-    seed_commitment: str
-    deal: DealMode
-    """How the deals are decided: `commit_reveal` or `explicit` (docs/fairness.md)."""
-
-
-class JoinedSeat(msgspec.Struct, kw_only=True):
-    game_id: str
-    seat: int
-    token: str
-    version: int
-
-
-class StreamTicket(msgspec.Struct, kw_only=True):
-    ticket: Annotated[
-        str,
-        Meta(
-            pattern=f"^{TICKET_PATTERN}$",
-            description=(
-                "Opens `GET /games/{game_id}/stream?ticket=...` once, as the caller that "
-                "asked for it, within `expires_in` seconds: each connection needs a new one."
-            ),
-        ),
-    ]
-    expires_in: Annotated[
-        int, Meta(ge=1, description="Seconds from now within which the ticket may be used.")
-    ]
-
-
-class Health(msgspec.Struct, kw_only=True):
-    status: str
-
-
-class EventsPage(msgspec.Struct, kw_only=True):
-    game_id: str
-    version: int
-    """The game's version now; the last event may be older when the page is full."""
-    events: list[EventView]
-    more: bool
-    """Whether the game has events after this page's last: ask again with `after` its
-    version (a page holds `limit` events, or the service's page size without one)."""
-
-
-class LobbySeat(msgspec.Struct, kw_only=True):
-    seat: int
-    name: str
-    bot: BotName | None = None
-    """The strategy of a computer player; null for a person."""
-
-
-class LobbyGame(msgspec.Struct, kw_only=True):
-    """A listed game with open seats: only what its public view shows."""
-
-    game_id: str
-    variant: Variant
-    rules: dict[str, Any]
-    """The rules as the game's views show them."""
-    seats: int
-    seats_taken: int
-    open_seats: int
-    players: list[LobbySeat | None]
-    """Seat by seat: who sits there, or null while the seat is open."""
-    created_at: datetime
-    """When the game was created (RFC 3339, UTC): the lobby's order, newest first."""
-
-
-class LobbyPage(msgspec.Struct, kw_only=True):
-    games: list[LobbyGame]
-    next: str | None
-    """The `after` of the next page (opaque), or null when this page reached the end."""

@@ -21,6 +21,7 @@ from litestar.openapi.spec import Example
 from litestar.params import FromPath, HeaderParameter, JSONBody
 
 from service.api import convert
+from service.api import responses as out
 from service.api import schemas as s
 from service.api.auth import require_admin_or_nobody, require_player, viewer_for
 from service.api.deps import BEARER, NO_TOKEN, OPTIONAL_BEARER, Authorization, Services
@@ -241,8 +242,8 @@ class GamesController(Controller):
         data: JSONBody[s.CreateGame],
         authorization: Authorization = None,
         idempotency_key: CreationKey = None,
-    ) -> Response[s.CreatedGame]:
-        def work() -> Response[s.CreatedGame]:
+    ) -> Response[out.CreatedGame]:
+        def work() -> Response[out.CreatedGame]:
             by_admin = require_admin_or_nobody(authorization, services.admin_token)
             new = convert.new_game(data, by_admin=by_admin, caps=services.caps)
             created = services.games.create_game(
@@ -288,8 +289,8 @@ class GamesController(Controller):
         game_id: FromPath[UUID],
         data: JSONBody[s.JoinGame],
         idempotency_key: CreationKey = None,
-    ) -> Response[s.JoinedSeat]:
-        def work() -> Response[s.JoinedSeat]:
+    ) -> Response[out.JoinedSeat]:
+        def work() -> Response[out.JoinedSeat]:
             joined = services.games.join_game(
                 game_id, convert.new_seat(data), convert.creation_idempotency(idempotency_key, data)
             )

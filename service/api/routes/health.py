@@ -22,7 +22,7 @@ from litestar.di import NamedDependency
 from service.api.deps import NO_TOKEN
 from service.api.docs.responses import problems
 from service.api.errors import problem
-from service.api.schemas import Health
+from service.api.responses import Health
 from service.game.store_health import StoreHealth
 
 log = logging.getLogger("service.api")

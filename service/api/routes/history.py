@@ -16,7 +16,7 @@ from litestar.di import NamedDependency
 from litestar.params import FromPath, QueryParameter
 
 from service.api import convert
-from service.api import schemas as s
+from service.api import responses as out
 from service.api.auth import replay_viewer, viewer_for
 from service.api.deps import OPTIONAL_BEARER, Authorization, Services
 from service.api.docs.responses import problems
@@ -73,10 +73,10 @@ class HistoryController(Controller):
         ] = None,
         authorization: Authorization = None,
         if_none_match: IfNoneMatch = None,
-    ) -> Response[s.EventsPage]:
+    ) -> Response[out.EventsPage]:
         size = services.caps.events_page if limit is None else limit
 
-        def work() -> Response[s.EventsPage]:
+        def work() -> Response[out.EventsPage]:
             state = services.games.state(game_id)
             viewer = viewer_for(state, authorization, services.admin_token)
             tag = page_tag(state.version, viewer, after, size)

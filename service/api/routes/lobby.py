@@ -16,6 +16,7 @@ from litestar.di import NamedDependency
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import QueryParameter
 
+from service.api import responses as out
 from service.api import schemas as s
 from service.api.deps import NO_TOKEN, Services
 from service.api.docs.responses import VerbatimExample, problems
@@ -69,7 +70,7 @@ class LobbyController(Controller):
         responses={
             200: ResponseSpec(
                 generate_examples=False,
-                data_container=s.LobbyPage,
+                data_container=out.LobbyPage,
                 description="A page of the lobby.",
                 examples=[VerbatimExample(summary="One open table", value=_EXAMPLE)],
             ),
@@ -104,7 +105,7 @@ class LobbyController(Controller):
                 description="The `next` of the page before.",
             ),
         ] = None,
-    ) -> s.LobbyPage:
+    ) -> out.LobbyPage:
         try:
             cursor = None if after is None else Cursor.decode(after)
         except BadCursor as error:
@@ -119,16 +120,16 @@ class LobbyController(Controller):
         return await services.run(partial(lobby_page, services.games, query))
 
 
-def lobby_page(games: RummyApplication, query: LobbyQuery) -> s.LobbyPage:
+def lobby_page(games: RummyApplication, query: LobbyQuery) -> out.LobbyPage:
     page = games.lobby_page(query)
-    return s.LobbyPage(
+    return out.LobbyPage(
         games=[_shown(game) for game in page.games],
         next=None if page.next is None else page.next.encode(),
     )
 
 
-def _shown(game: OpenGame) -> s.LobbyGame:
-    return s.LobbyGame(
+def _shown(game: OpenGame) -> out.LobbyGame:
+    return out.LobbyGame(
         game_id=str(game.game_id),
         variant=Variant(game.variant),
         rules=dict(game.rules),
@@ -138,7 +139,7 @@ def _shown(game: OpenGame) -> s.LobbyGame:
         players=[
             None
             if seat is None
-            else s.LobbySeat(
+            else out.LobbySeat(
                 seat=number,
                 name=seat.name,
                 bot=None if seat.bot is None else s.BotName(seat.bot),

@@ -17,7 +17,7 @@ from litestar.datastructures import ResponseHeader
 from litestar.di import NamedDependency
 from litestar.params import FromPath
 
-from service.api import schemas as s
+from service.api import responses as out
 from service.api.auth import ticket_holder
 from service.api.deps import BEARER, Authorization, Services
 from service.api.docs.responses import problems
@@ -57,12 +57,12 @@ class StreamTicketsController(Controller):
         services: NamedDependency[Services],
         game_id: FromPath[UUID],
         authorization: Authorization = None,
-    ) -> Response[s.StreamTicket]:
-        def work() -> Response[s.StreamTicket]:
+    ) -> Response[out.StreamTicket]:
+        def work() -> Response[out.StreamTicket]:
             state = services.games.state(game_id)
             holder = ticket_holder(state, authorization, services.admin_token)
             ttl = services.ticket_ttl
             ticket = services.games.stream_tickets.issue(game_id, holder.seat, ttl)
-            return Response(s.StreamTicket(ticket=ticket, expires_in=ttl), headers=NO_STORE)
+            return Response(out.StreamTicket(ticket=ticket, expires_in=ttl), headers=NO_STORE)
 
         return await services.run(work, heavy=services.rebuilds(game_id))
