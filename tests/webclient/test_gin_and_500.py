@@ -21,6 +21,7 @@ from tests.webclient.table import (
     Player,
     dealt,
     label,
+    play_a_turn,
     play_to_the_end,
     seated_game,
     sit,
@@ -232,16 +233,22 @@ def test_a_gin_game_against_the_bot_is_played_to_the_end_and_its_audit_verifies(
 ) -> None:
     ann = Player(pages.new_page(**DESKTOP), server_url)
     ann.create_table("Ann", variant="gin", others=["basic"], rules={"target": 10})
+    # A hand opens with the upcard offer: the entry after its deal is a pass, or the
+    # upcard taken (the deal is random: the bot, offered it first, may take it). Read
+    # on the first hand, while its deal is still in the log (a long game scrolls it off).
+    expect(ann.page.locator("#status")).to_contain_text("Your turn")
+    dealt_entry = ann.page.locator(".log li", has_text="was dealt")
+    expect(dealt_entry).to_have_count(1)
+    offer = dealt_entry.locator("xpath=following-sibling::li[1]")
+    if offer.count() == 0:
+        # Ann, not the dealer, is offered the upcard first: she passes.
+        expect(ann.page.locator("[data-focus=pass]")).to_have_count(1)
+        play_a_turn(ann)
+    expect(offer).to_have_text(re.compile(r"passed on the upcard|took \S+ from the pile"))
     # Ann passes every upcard and never knocks: the bot's play ends the game.
     play_to_the_end([ann])
     expect(ann.page.locator(".game-over .final-result tbody tr")).to_have_count(2)
     expect(ann.page.locator(".game-over .checks")).to_have_attribute("data-verified", "true")
-    # A hand opens with the upcard offer: the entry after its deal is a pass, or the
-    # upcard taken (the deal is random: the bot, offered it first, may take it).
-    # The log keeps the latest entries: the last deal's is there.
-    dealt = ann.page.locator(".log li", has_text="was dealt").last
-    offer = dealt.locator("xpath=following-sibling::li[1]")
-    expect(offer).to_have_text(re.compile(r"passed on the upcard|took \S+ from the pile"))
 
 
 # --- 500 Rum --------------------------------------------------------------------------
