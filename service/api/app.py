@@ -30,6 +30,7 @@ from service.api.routes.history import HistoryController
 from service.api.routes.home import home
 from service.api.routes.live_events import StreamController
 from service.api.routes.lobby import LobbyController
+from service.api.routes.platforms import PlatformsController
 from service.api.routes.tickets import StreamTicketsController
 from service.api.routes.webhooks import WebhooksController
 from service.api.transport.access_log import RequestLog, json_logging, mask_also
@@ -46,6 +47,7 @@ from service.config import SERVICE_NAME, Settings
 from service.game.application import RummyApplication
 from service.game.event_feed import Feed
 from service.game.store_health import StoreHealth
+from service.players.identities import Identities
 from service.webclient.served import play_router
 from service.webhooks.admin import WebhookAdmin
 from service.webhooks.sender import Sender
@@ -67,6 +69,7 @@ def create_app(
     clocks: ClockKeeper | None = None,
     webhooks: WebhookAdmin | None = None,
     sender: Sender | None = None,
+    players: Identities | None = None,
     closing: Sequence[Callable[[], None]] = (),
 ) -> Litestar:
     """The HTTP service over parts made by the composition root (service/bootstrap.py):
@@ -76,7 +79,7 @@ def create_app(
     for secret in (settings.admin_token, settings.metrics_token):
         if secret is not None:
             mask_also(secret)
-    services = Services.from_settings(settings, games, feed, webhooks)
+    services = Services.from_settings(settings, games, feed, webhooks, players)
     starting: list[Any] = [lambda: end_streams_on_signals(hub), metrics.process_started]
     stopping: list[Any] = [
         hub.close,
@@ -105,6 +108,7 @@ def create_app(
             AuditController,
             FeedController,
             WebhooksController,
+            PlatformsController,
             LobbyController,
             MetricsController,
             home,
