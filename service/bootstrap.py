@@ -158,6 +158,7 @@ def clock_keeper(
         poll_seconds=settings.clocks_poll_ms / 1000,
         observer=observer,
         now=lambda: games.now().timestamp(),
+        deciding=games,
     )
 
 

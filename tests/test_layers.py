@@ -16,6 +16,7 @@
                   config, the webhooks, the players and the web client; not bootstrap
     webclient     nothing of the service (a client of the API like any other)
     config        nothing of the service
+    ratings       nothing of the service (Glicko-2 and tables: pure arithmetic)
 
 The entry points wire the rooms together and may import every one of them:
 `service/bootstrap.py` (the composition root, whether it exists yet or not),
@@ -61,6 +62,7 @@ ALLOWED: dict[str, frozenset[str]] = {
     ),
     "webclient": frozenset(),
     "config": frozenset(),
+    "ratings": frozenset(),
 }
 """Each room, and the other rooms it may import."""
 

@@ -90,9 +90,20 @@ class DeadlineTable(Protocol):
         """Call `read(position)` and store what it found and its position at once; the
         events read (0: none, or another replica follows now)."""
 
-    def claim(self, now: float, fire: Callable[[Due], tuple[int, Due | None]]) -> bool:
-        """Fire one row due at `now` and store what `fire` returns in its place;
-        False if none is due (or all are claimed elsewhere)."""
+    def claim(
+        self,
+        now: float,
+        fire: Callable[[Due], tuple[int, Due | None]],
+        first: tuple[UUID, int] | None = None,
+    ) -> bool:
+        """Fire one row due at `now` (the game and version `first`, if it is still
+        due and free) and store what `fire` returns in its place; False if none is
+        due (or all are claimed elsewhere)."""
+
+    def peek(self, now: float) -> Due | None:
+        """The row a claim at `now` would fire, not claimed, where a claim holds a
+        transaction across its firing (PostgreSQL): the keeper decides its searching
+        bots ahead of the claim. None elsewhere (no transaction is held)."""
 
     def next_due(self) -> float | None: ...
 
@@ -133,7 +144,12 @@ class _MemoryTable:
             self._position = page.position
             return page.events
 
-    def claim(self, now: float, fire: Callable[[Due], tuple[int, Due | None]]) -> bool:
+    def claim(
+        self,
+        now: float,
+        fire: Callable[[Due], tuple[int, Due | None]],
+        first: tuple[UUID, int] | None = None,
+    ) -> bool:
         with self._lock:
             due = min(
                 (row for row in self._rows.values() if row.at <= now),
@@ -145,6 +161,9 @@ class _MemoryTable:
             version, following = fire(due)
             self._store(due.game_id, version, following, claimed=True)
             return True
+
+    def peek(self, now: float) -> Due | None:
+        return None  # the lock is held across a firing, but no feed waits for it
 
     def next_due(self) -> float | None:
         with self._lock:
@@ -226,7 +245,12 @@ class _SQLiteTable:
             cursor.execute(f"UPDATE {POSITION} SET position = ? WHERE id = 1", (page.position,))
         return page.events
 
-    def claim(self, now: float, fire: Callable[[Due], tuple[int, Due | None]]) -> bool:
+    def claim(
+        self,
+        now: float,
+        fire: Callable[[Due], tuple[int, Due | None]],
+        first: tuple[UUID, int] | None = None,
+    ) -> bool:
         with self.datastore.transaction(commit=False) as cursor:
             cursor.execute(
                 f"SELECT {_COLUMNS} FROM {DEADLINES} WHERE due_at <= ? ORDER BY due_at LIMIT 1",
@@ -240,6 +264,9 @@ class _SQLiteTable:
         with self.datastore.transaction(commit=True) as cursor:
             self._store(cursor, due.game_id, version, following, claimed=True)
         return True
+
+    def peek(self, now: float) -> Due | None:
+        return None  # no transaction is held across a firing
 
     def next_due(self) -> float | None:
         with self.datastore.transaction(commit=False) as cursor:
@@ -292,6 +319,19 @@ class _PostgresTable:
             SQL(
                 "SELECT {columns} FROM {table} WHERE due_at <= %s ORDER BY due_at "
                 "LIMIT 1 FOR UPDATE SKIP LOCKED"
+            )
+            .format(columns=SQL(_COLUMNS), table=deadlines)
+            .as_string()
+        )
+        self._peek = (
+            SQL("SELECT {columns} FROM {table} WHERE due_at <= %s ORDER BY due_at LIMIT 1")
+            .format(columns=SQL(_COLUMNS), table=deadlines)
+            .as_string()
+        )
+        self._claim_first = (
+            SQL(
+                "SELECT {columns} FROM {table} WHERE game_id = %s AND version = %s "
+                "AND due_at <= %s FOR UPDATE SKIP LOCKED"
             )
             .format(columns=SQL(_COLUMNS), table=deadlines)
             .as_string()
@@ -360,16 +400,34 @@ class _PostgresTable:
             cursor.execute(self._advance, (page.position,))
             return page.events
 
-    def claim(self, now: float, fire: Callable[[Due], tuple[int, Due | None]]) -> bool:
+    def claim(
+        self,
+        now: float,
+        fire: Callable[[Due], tuple[int, Due | None]],
+        first: tuple[UUID, int] | None = None,
+    ) -> bool:
         with self.datastore.transaction(commit=True) as cursor:
-            cursor.execute(self._claim, (now,))
-            row = cursor.fetchone()
+            row = None
+            if first is not None:
+                cursor.execute(self._claim_first, (*first, now))
+                row = cursor.fetchone()
+            if row is None:
+                cursor.execute(self._claim, (now,))
+                row = cursor.fetchone()
             if row is None:
                 return False
             due = Due(row["game_id"], row["version"], row["seat"], row["due_at"])
             version, following = fire(due)
             self._store(cursor, due.game_id, version, following, claimed=True)
             return True
+
+    def peek(self, now: float) -> Due | None:
+        with self.datastore.transaction(commit=False) as cursor:
+            cursor.execute(self._peek, (now,))
+            row = cursor.fetchone()
+        if row is None:
+            return None
+        return Due(row["game_id"], row["version"], row["seat"], row["due_at"])
 
     def next_due(self) -> float | None:
         with self.datastore.transaction(commit=False) as cursor:

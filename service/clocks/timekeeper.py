@@ -35,7 +35,10 @@ the claim's commit never followed) is met again by the next claimer, whose
 `time_out` finds the version moved and records nothing. One claim per
 transaction: a claim takes a transaction id, which holds back the feed's
 horizon (every reader's, the live streams' included) until it commits, so
-it is kept as short as one firing.
+it is kept as short as one firing; where the firing's bots search, their
+answers are made before the claim (`DecidesAhead`: the row due first read
+without a lock, its firing played on a copy never saved) and given back in it,
+so the claim lasts a save.
 
 The follower on PostgreSQL runs in one replica at a time: it takes
 `pg_try_advisory_xact_lock` (no transaction id: it holds back nothing) and a
@@ -63,9 +66,10 @@ import logging
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import Protocol
+from functools import partial
+from typing import Any, Protocol
 from uuid import UUID
 
 from eventsourcing.persistence import ApplicationRecorder, Recorder
@@ -99,6 +103,20 @@ TimeOut = Callable[[UUID, int], int]
 timeout, a bot's move), or `time_out`'s bool (True: a timeout)."""
 
 
+class DecidesAhead(Protocol):
+    """The application, where a claim holds a transaction across its firing: the
+    answers of a firing's searching bots made before the claim, and the firing
+    that gives them back (`RummyApplication.decide_ahead`, `fire`)."""
+
+    def decide_ahead(self, game_id: UUID, version: int) -> Sequence[Any]: ...
+
+    def fire(self, game_id: UUID, version: int, ahead: Sequence[Any] = ()) -> int: ...
+
+
+Ahead = tuple[tuple[UUID, int], Sequence[Any]] | None
+"""The row a firing was decided ahead for (its game and version), and the answers."""
+
+
 class ClockObserver(Protocol):
     """Told of each timeout and each bot request this process's keeper recorded (the
     metrics)."""
@@ -126,6 +144,7 @@ class ClockKeeper:
         observer: ClockObserver | None = None,
         now: Callable[[], float] = time.time,
         lock_path: str | None = None,
+        deciding: DecidesAhead | None = None,
     ) -> None:
         if not isinstance(recorder, ApplicationRecorder):
             raise TypeError("the clocks follow an application recorder's feed")
@@ -133,6 +152,7 @@ class ClockKeeper:
         self.table = table_for(recorder, lock_path)
         self.deadline_of = deadline_of
         self.time_out = time_out
+        self.deciding = deciding
         self.poll_seconds = poll_seconds
         self.observer = observer
         self.now = now
@@ -267,22 +287,47 @@ class ClockKeeper:
         if not self.table.keeps():
             return 0
         while fired < FIRES_PER_ROUND and not self._stopped.is_set():
-            if not self.table.claim(self.now(), self._fire):
+            ahead = self._decided_ahead()
+            first = ahead[0] if ahead else None
+            if not self.table.claim(self.now(), partial(self._fire, ahead=ahead), first):
                 break
             fired += 1
         return fired
 
-    def _fire(self, due: Due) -> tuple[int, Due | None]:
+    def _decided_ahead(self) -> Ahead:
+        """The searching bots' answers for the row due first, decided before it is
+        claimed (where a claim holds a transaction: docs/bots.md), or None."""
+        if self.deciding is None:
+            return None
+        due = self.table.peek(self.now())
+        if due is None:
+            return None
         try:
-            return self._time_out(due)
+            answers = self.deciding.decide_ahead(due.game_id, due.version)
+        except Exception as error:
+            # The firing decides for itself, as without a decision ahead.
+            log.warning("bots of game %s could not decide ahead: %r", due.game_id, error)
+            return None
+        return ((due.game_id, due.version), answers) if answers else None
+
+    def _fire(self, due: Due, ahead: Ahead = None) -> tuple[int, Due | None]:
+        try:
+            return self._time_out(due, ahead)
         except Exception as error:
             # One game that cannot be timed out (or a store gone for a moment) must
             # not hold up the rows behind it: its row is tried again later.
             log.warning("turn clock of game %s (version %s): %r", due.game_id, due.version, error)
             return due.version, replace(due, at=self.now() + BACKOFF_SECONDS)
 
-    def _time_out(self, due: Due) -> tuple[int, Due | None]:
-        recorded = self.time_out(due.game_id, due.version)
+    def _time_out(self, due: Due, ahead: Ahead = None) -> tuple[int, Due | None]:
+        if (
+            ahead is not None
+            and self.deciding is not None
+            and ahead[0] == (due.game_id, due.version)
+        ):
+            recorded = self.deciding.fire(due.game_id, due.version, ahead[1])
+        else:
+            recorded = self.time_out(due.game_id, due.version)
         version, following = self.deadline_of(due.game_id)
         now = self.now()
         if not recorded and _still_due(due, following, now):

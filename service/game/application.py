@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from functools import partial
-from typing import cast
+from typing import Any, cast
 from uuid import UUID, uuid4
 
 from service.domain.actions import Action
@@ -26,11 +26,15 @@ from service.domain.setup import check_new_game
 from service.domain.state import AbortedBy
 from service.game.aggregate import Game, IdempotentRequest
 from service.game.bot_turns import (
+    Asked,
     BotPlayers,
+    Recorded,
+    Replayed,
     bot_seats,
     play_one_request,
     play_round,
     play_timed_out_turn,
+    searches,
 )
 from service.game.clock import (
     Deadline,
@@ -244,14 +248,34 @@ class RummyApplication(UnitOfWork):
         A firing that loses the race to another save finds the version moved: False."""
         return self._fire(game_id, version, bots=False) is Fired.TIMED_OUT
 
-    def fire(self, game_id: UUID, version: int) -> Fired:
+    def fire(self, game_id: UUID, version: int, ahead: Sequence[tuple[Asked, Any]] = ()) -> Fired:
         """What the clocks' keeper calls for a due row at `version` (`keeper_row`): a
         turn's timeout as `time_out` records it, or, where the game waits for a bot
         that no person's request will make move (`bot_move_due`), that bot's ONE
         request (in a game with a person still to play, the rest of the round after
         it, bounded). Nothing if the game has left `version`: a late or repeated
-        firing is harmless, as a timeout's is."""
-        return self._fire(game_id, version, bots=True)
+        firing is harmless, as a timeout's is. `ahead`: the bots' answers
+        `decide_ahead` made for this firing, given back instead of deciding again."""
+        return self._fire(game_id, version, bots=True, ahead=ahead)
+
+    def decide_ahead(self, game_id: UUID, version: int) -> list[tuple[Asked, Any]]:
+        """The answers of searching bots (`strong`, `expert`) that `fire(game_id,
+        version)` would ask for, made by playing the firing on a copy of the game as
+        stored that is never saved. The keeper makes them before it claims the
+        game's row, so on PostgreSQL the claim's transaction, which holds back
+        every feed reader's horizon, lasts a save and not a search (docs/bots.md).
+        Empty: no bot of the game searches, or the firing would decide nothing."""
+        if self.bots is None:
+            return []
+        game, _ = self._copy_for_command(game_id, new_command_id(), stored_only=True)
+        if game.version != version or not searches(game):
+            return []
+        recorded = Recorded(self.bots)
+        try:
+            self._firing(version, bots=True, players=recorded)(game)
+        except Exception:
+            return []  # the firing itself decides again, and refuses as it must
+        return recorded.answers
 
     def keeper_row(self, game_id: UUID, pace: timedelta) -> tuple[int, Deadline | None]:
         """The game's version as stored now and what the clocks' keeper fires next at
@@ -374,14 +398,34 @@ class RummyApplication(UnitOfWork):
             kept = self.writing(partial(self.refusals.keep, game_id, now.request, now.error))
             raise kept.answer(now.request) from None
 
-    def _fire(self, game_id: UUID, version: int, *, bots: bool) -> Fired:
+    def _fire(
+        self,
+        game_id: UUID,
+        version: int,
+        *,
+        bots: bool,
+        ahead: Sequence[tuple[Asked, Any]] = (),
+    ) -> Fired:
+        players = self.bots
+        if players is not None and ahead:
+            players = Replayed(players, ahead)
+        try:
+            return self._command(game_id, self._firing(version, bots, players), "timing out")
+        except _Stale:
+            return Fired.NOTHING  # the store does not hold that version
+
+    def _firing(
+        self, version: int, bots: bool, players: BotPlayers | None
+    ) -> Callable[[Game], Fired]:
+        """The command of a firing at `version` (`_fire`), its bots played by `players`."""
+
         def fire(game: Game) -> Fired:
             if game.version < version:
                 raise _Stale  # a cached game behind the store: asked again on the stored
-            if game.version != version or self.bots is None:
+            if game.version != version or players is None:
                 return Fired.NOTHING
             if bots and bot_move_due(game, timedelta(0)) is not None:
-                return play_one_request(self.bots, game)
+                return play_one_request(players, game)
             deadline = turn_deadline(game)
             now = self.now()
             if deadline is None or now < deadline.at:
@@ -395,14 +439,11 @@ class RummyApplication(UnitOfWork):
                 if left:
                     game.spend_bank(seat, left)  # what is left of it: used up
                 game.time_out(seat)
-                play_timed_out_turn(self.bots, game, seat)
-            play_round(self.bots, game)
+                play_timed_out_turn(players, game, seat)
+            play_round(players, game)
             return Fired.TIMED_OUT
 
-        try:
-            return self._command(game_id, fire, "timing out")
-        except _Stale:
-            return Fired.NOTHING  # the store does not hold that version
+        return fire
 
     def _check_bots(self, bots: Sequence[str | None]) -> None:
         if self.bots is not None:

@@ -8,11 +8,14 @@ changes the command's copy of the game; the application saves it
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Sequence
-from typing import Protocol
+from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 from service.domain.actions import Action
 from service.domain.leaving import people_to_move, turn_key, waits_for
+from service.domain.rule_values import BotLevel
 from service.game.aggregate import Game, IdempotentRequest
 from service.game.clock import Fired
 from service.game.results import GameState
@@ -38,6 +41,74 @@ class BotPlayers(Protocol):
     def move_for(self, game: GameState, seat: int, strategy: str, seed: str) -> Sequence[Action]:
         """`strategy`'s request for `seat`, whoever sits there (a seat timed out by its
         clock): a legal request, one action or several."""
+
+
+SEARCHING_LEVELS = frozenset({BotLevel.STRONG, BotLevel.EXPERT})
+"""The levels whose decision is a search (tens to hundreds of milliseconds): the
+clocks' keeper makes theirs before it claims a game's row (`Recorded`)."""
+
+Asked = tuple[str, int, int | None]
+"""What a bot was asked: the question, the game's version, the seat (None: the
+next bot to move)."""
+
+
+@dataclass
+class Recorded:
+    """Bots that remember every answer, in order: a firing played on a copy of the
+    game that is never saved (`RummyApplication.decide_ahead`). The same firing
+    on the same stored version asks the same questions in the same order, and a
+    bot's answer is a function of its seat's view and the game's seed, so
+    `Replayed` can give the answers back without deciding again."""
+
+    bots: BotPlayers
+    answers: list[tuple[Asked, Any]] = field(default_factory=list)
+
+    def check(self, bots: Sequence[str | None]) -> None:
+        self.bots.check(bots)
+
+    def next_move(self, game: GameState, seed: str) -> tuple[int, Sequence[Action]] | None:
+        move = self.bots.next_move(game, seed)
+        self.answers.append((("next", game.version, None), move))
+        return move
+
+    def move_for(self, game: GameState, seat: int, strategy: str, seed: str) -> Sequence[Action]:
+        move = self.bots.move_for(game, seat, strategy, seed)
+        self.answers.append((("for", game.version, seat), move))
+        return move
+
+
+class Replayed:
+    """Bots that give back `Recorded` answers while the questions are the same
+    ones in the same order, and decide afresh from the first that differs (a game
+    that is not the one recorded: then nothing recorded is trusted again)."""
+
+    def __init__(self, bots: BotPlayers, answers: Sequence[tuple[Asked, Any]]) -> None:
+        self.bots = bots
+        self._answers = deque(answers)
+
+    def check(self, bots: Sequence[str | None]) -> None:
+        self.bots.check(bots)
+
+    def next_move(self, game: GameState, seed: str) -> tuple[int, Sequence[Action]] | None:
+        found, move = self._answer(("next", game.version, None))
+        return move if found else self.bots.next_move(game, seed)
+
+    def move_for(self, game: GameState, seat: int, strategy: str, seed: str) -> Sequence[Action]:
+        found, move = self._answer(("for", game.version, seat))
+        return move if found else self.bots.move_for(game, seat, strategy, seed)
+
+    def _answer(self, asked: Asked) -> tuple[bool, Any]:
+        if self._answers and self._answers[0][0] == asked:
+            return True, self._answers.popleft()[1]
+        self._answers.clear()
+        return False, None
+
+
+def searches(game: Game) -> bool:
+    """Whether a bot that may move in `game` searches: a bot seat's level, or the
+    level that takes a timed-out seat (`takeover_bot`)."""
+    levels = {entry["bot"] for entry in game.seats if entry is not None}
+    return bool(SEARCHING_LEVELS & (levels | {game.takeover_bot}))
 
 
 def bot_seats(game: Game) -> list[bool]:
