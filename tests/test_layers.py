@@ -17,6 +17,8 @@
     webclient     nothing of the service (a client of the API like any other)
     config        nothing of the service
     ratings       nothing of the service (Glicko-2 and tables: pure arithmetic)
+    standings     the domain, the game's stored events, the store and the ratings:
+                  players' recall, statistics and ratings, a projection of the feed
 
 The entry points wire the rooms together and may import every one of them:
 `service/bootstrap.py` (the composition root, whether it exists yet or not),
@@ -63,6 +65,7 @@ ALLOWED: dict[str, frozenset[str]] = {
     "webclient": frozenset(),
     "config": frozenset(),
     "ratings": frozenset(),
+    "standings": frozenset({"domain", "game", "store", "ratings"}),
 }
 """Each room, and the other rooms it may import."""
 
