@@ -52,6 +52,7 @@ from service.game.event_feed import Feed
 from service.game.store_health import StoreHealth
 from service.game.unit import SaveObserver
 from service.players.identities import Identities
+from service.standings.standings import Standings
 from service.store.player_tables import player_tables
 from service.store.schema_lock import schema_lock
 from service.webhooks.admin import WebhookAdmin
@@ -120,6 +121,7 @@ def bootstrap(
         webhooks=WebhookAdmin(endpoints, feed.last_position, doorbell),
         sender=sender,
         players=Identities(player_tables(games.recorder), name_problem),
+        standings=Standings(games.recorder, games.mapper),
         closing=[bots.close] if isinstance(bots, BotSeats) and bots.processes > 0 else [],
     )
     return Wiring(

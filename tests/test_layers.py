@@ -59,6 +59,7 @@ ALLOWED: dict[str, frozenset[str]] = {
             "config",
             "webhooks",
             "players",
+            "standings",
             "webclient",
         }
     ),

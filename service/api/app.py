@@ -31,6 +31,7 @@ from service.api.routes.home import home
 from service.api.routes.live_events import StreamController
 from service.api.routes.lobby import LobbyController
 from service.api.routes.platforms import PlatformsController
+from service.api.routes.standings import LeaderboardsController, PlayersController
 from service.api.routes.tickets import StreamTicketsController
 from service.api.routes.webhooks import WebhooksController
 from service.api.transport.access_log import RequestLog, json_logging, mask_also
@@ -48,6 +49,7 @@ from service.game.application import RummyApplication
 from service.game.event_feed import Feed
 from service.game.store_health import StoreHealth
 from service.players.identities import Identities
+from service.standings.standings import Standings
 from service.webclient.served import play_router
 from service.webhooks.admin import WebhookAdmin
 from service.webhooks.sender import Sender
@@ -70,6 +72,7 @@ def create_app(
     webhooks: WebhookAdmin | None = None,
     sender: Sender | None = None,
     players: Identities | None = None,
+    standings: Standings | None = None,
     closing: Sequence[Callable[[], None]] = (),
 ) -> Litestar:
     """The HTTP service over parts made by the composition root (service/bootstrap.py):
@@ -79,7 +82,7 @@ def create_app(
     for secret in (settings.admin_token, settings.metrics_token):
         if secret is not None:
             mask_also(secret)
-    services = Services.from_settings(settings, games, feed, webhooks, players)
+    services = Services.from_settings(settings, games, feed, webhooks, players, standings)
     starting: list[Any] = [lambda: end_streams_on_signals(hub), metrics.process_started]
     stopping: list[Any] = [
         hub.close,
@@ -109,6 +112,8 @@ def create_app(
             FeedController,
             WebhooksController,
             PlatformsController,
+            PlayersController,
+            LeaderboardsController,
             LobbyController,
             MetricsController,
             home,

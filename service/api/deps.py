@@ -56,6 +56,7 @@ from service.game.event_feed import Feed
 from service.players.identities import Identities
 from service.projections.chain_heads import ChainHeads
 from service.projections.shared import SharedViews
+from service.standings.standings import Standings
 from service.webhooks.admin import WebhookAdmin
 
 T = TypeVar("T")
@@ -85,6 +86,9 @@ class Services:
     players: Identities | None = None
     """Platforms and the players they vouch for (service/players/; None: an app without
     them, where a `player_assertion` is refused)."""
+    standings: Standings | None = None
+    """Players' recall, statistics and ratings (service/standings/; None: an app without
+    them)."""
     views: SharedViews = field(default_factory=SharedViews)
     """The views made lately, shared by every caller of the same kind (the module
     service/projections/shared.py)."""
@@ -102,10 +106,12 @@ class Services:
         feed: Feed,
         webhooks: WebhookAdmin | None = None,
         players: Identities | None = None,
+        standings: Standings | None = None,
     ) -> Services:
         return cls(
             webhooks=webhooks,
             players=players,
+            standings=standings,
             # Views of games with vouched-for seats show who they are now (shared.py).
             views=SharedViews(lookup=players.shown) if players is not None else SharedViews(),
             games=games,
