@@ -30,7 +30,8 @@ BATCH = 500
 MAX_BATCHES = 20
 """Steps one read takes at most (a store with many games stored before the
 standings existed is read into them over the first reads)."""
-_TOPICS = tuple(get_topic(kind) for kind in TOPICS)
+TOPIC_NAMES = tuple(get_topic(kind) for kind in TOPICS)
+"""The topics of the events the standings read from the feed."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,7 +83,7 @@ class Standings:
         for _ in range(MAX_BATCHES):
             start = self.rows.position()
             notifications = read_now(
-                cast(ApplicationRecorder, self.recorder), start, BATCH, _TOPICS
+                cast(ApplicationRecorder, self.recorder), start, BATCH, TOPIC_NAMES
             )
             if not notifications:
                 return
