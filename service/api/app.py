@@ -203,6 +203,13 @@ def openapi_config() -> OpenAPIConfig:
                 ),
             ),
             Tag(
+                name="players",
+                description=(
+                    "Platforms that vouch for their players with signed assertions, their "
+                    "keys, and erasing a player (docs/players.md, docs/privacy.md)."
+                ),
+            ),
+            Tag(
                 name="lobby",
                 description="The listed games that have open seats, for a player to join.",
             ),

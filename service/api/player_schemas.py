@@ -1,8 +1,5 @@
 """The bodies of players across games (routes/platforms.py, docs/players.md): a
-platform registered, its keys, and the assertion a seat is taken with.
-
-Names and shapes are the contract's (API.md, "Players across games").
-"""
+platform registered, its keys, and the assertion a seat is taken with."""
 
 from __future__ import annotations
 

@@ -17,7 +17,7 @@ from typing import Any
 
 import jwt
 
-from service.players.errors import AssertionExpired, AssertionRefused, UnknownKey, WrongAudience
+from service.players.errors import AssertionExpired, AssertionInvalid, UnknownKey, WrongAudience
 from service.players.keys import verifying_key
 from service.store.player_tables import KeyRow
 
@@ -48,24 +48,24 @@ def verify(
         header = jwt.get_unverified_header(assertion)
         unverified = jwt.decode(assertion, options={"verify_signature": False})
     except jwt.PyJWTError:
-        raise AssertionRefused("The player assertion is not a signed JWT.") from None
+        raise AssertionInvalid("The player assertion is not a signed JWT.") from None
     issuer = unverified.get("iss")
     if not isinstance(issuer, str) or not issuer:
-        raise AssertionRefused("The player assertion names no platform (`iss`).")
+        raise AssertionInvalid("The player assertion names no platform (`iss`).")
     key = _key(keys_of(issuer), header.get("kid"))
     claims = _verified(assertion, key, issuer)
     if claims["exp"] > now() + LONGEST_SECONDS + LEEWAY_SECONDS:
-        raise AssertionRefused(
+        raise AssertionInvalid(
             f"The player assertion's `exp` is more than {LONGEST_SECONDS} seconds ahead: "
             "sign short-lived assertions."
         )
     player, name = claims.get("sub"), claims.get("name")
     if not isinstance(player, str) or not 0 < len(player) <= LONGEST_PLAYER:
-        raise AssertionRefused(f"`sub`: the player's id, 1 to {LONGEST_PLAYER} characters.")
+        raise AssertionInvalid(f"`sub`: the player's id, 1 to {LONGEST_PLAYER} characters.")
     if not player.isprintable():
-        raise AssertionRefused("`sub`: printable characters only.")
+        raise AssertionInvalid("`sub`: printable characters only.")
     if not isinstance(name, str):
-        raise AssertionRefused("`name`: the player's display name, a string.")
+        raise AssertionInvalid("`name`: the player's display name, a string.")
     return Asserted(platform_id=issuer, player=player, name=name)
 
 
@@ -108,9 +108,9 @@ def _verified(assertion: str, key: KeyRow, issuer: str) -> dict[str, Any]:
             raise WrongAudience(
                 f"The player assertion names no audience (`aud` `{AUDIENCE}`)."
             ) from None
-        raise AssertionRefused(f"The player assertion lacks `{missing.claim}`.") from None
+        raise AssertionInvalid(f"The player assertion lacks `{missing.claim}`.") from None
     except jwt.PyJWTError:
-        raise AssertionRefused(
+        raise AssertionInvalid(
             "The player assertion's signature or claims do not verify with the key it names."
         ) from None
     return claims

@@ -2,7 +2,8 @@
 makes them HTTP).
 
 PlayerError
-├── AssertionRefused       401  assertion_invalid (forged, malformed, `exp` too far)
+├── AssertionRefused       401  (a refused assertion, each by its own code:)
+│   ├── AssertionInvalid   401  assertion_invalid (forged, malformed, `exp` too far)
 │   ├── AssertionExpired   401  assertion_expired
 │   ├── UnknownKey         401  assertion_unknown_key (unknown platform or `kid`)
 │   └── WrongAudience      401  assertion_wrong_audience
@@ -24,6 +25,10 @@ class PlayerError(Exception):
 
 class AssertionRefused(PlayerError):
     code = "assertion_invalid"
+
+
+class AssertionInvalid(AssertionRefused):
+    """Forged, malformed, a claim missing, or living too long."""
 
 
 class AssertionExpired(AssertionRefused):

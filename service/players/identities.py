@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from service.players.assertions import verify
-from service.players.errors import AssertionRefused, KeyExists, PlatformNotFound
+from service.players.errors import AssertionInvalid, KeyExists, PlatformNotFound
 from service.players.pseudonyms import new_secret, player_ref, pseudonym
 from service.store.player_tables import KeyRow, PlayerRow, PlayerTables
 
@@ -109,7 +109,7 @@ class Identities:
         asserted = verify(assertion, self.tables.keys, self.now)
         problem = self.name_problem(asserted.name)
         if problem is not None:
-            raise AssertionRefused(f"`name`: {problem}")
+            raise AssertionInvalid(f"`name`: {problem}")
         ref = player_ref(asserted.platform_id, asserted.player)
         row = self.tables.player(asserted.platform_id, asserted.player)
         if row is None:

@@ -102,9 +102,9 @@ def test_a_view_is_made_once_per_caller_kind_and_version(
 ) -> None:
     made: list[tuple[int, Viewer]] = []
 
-    def counted(game: Any, viewer: Viewer) -> Any:
+    def counted(game: Any, viewer: Viewer, shown: Any = None) -> Any:
         made.append((game.version, viewer))
-        return game_view(game, viewer)
+        return game_view(game, viewer, shown)
 
     monkeypatch.setattr(shared, "game_view", counted)
     created = client.post("/games", json={"players": [{"name": "Ann"}, {"name": "Bob"}]}).json()

@@ -30,7 +30,7 @@ def hmac_key(kid: str = "k1") -> SigningKey:
     return SigningKey("HS256", kid, raw, {"alg": "HS256", "kid": kid, "secret": secret})
 
 
-def _public(private: Any) -> str:
+def public_pem(private: Any) -> str:
     pem: bytes = private.public_key().public_bytes(
         serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo
     )
@@ -40,14 +40,14 @@ def _public(private: Any) -> str:
 def ed25519_key(kid: str = "ed1") -> SigningKey:
     private = ed25519.Ed25519PrivateKey.generate()
     return SigningKey(
-        "EdDSA", kid, private, {"alg": "EdDSA", "kid": kid, "public_key": _public(private)}
+        "EdDSA", kid, private, {"alg": "EdDSA", "kid": kid, "public_key": public_pem(private)}
     )
 
 
 def es256_key(kid: str = "es1") -> SigningKey:
     private = ec.generate_private_key(ec.SECP256R1())
     return SigningKey(
-        "ES256", kid, private, {"alg": "ES256", "kid": kid, "public_key": _public(private)}
+        "ES256", kid, private, {"alg": "ES256", "kid": kid, "public_key": public_pem(private)}
     )
 
 

@@ -15,6 +15,7 @@ import pytest
 from service.players.assertions import LEEWAY_SECONDS, LONGEST_SECONDS, Asserted, verify
 from service.players.errors import (
     AssertionExpired,
+    AssertionInvalid,
     AssertionRefused,
     UnknownKey,
     WrongAudience,
@@ -59,7 +60,7 @@ def test_a_forged_signature_is_refused(make) -> None:
     token = assertion(forger, PLATFORM, "alice")
     with pytest.raises(AssertionRefused) as refused:
         check(token, keys_of(registered))
-    assert type(refused.value) is AssertionRefused
+    assert type(refused.value) is AssertionInvalid
     assert refused.value.code == "assertion_invalid"
 
 
