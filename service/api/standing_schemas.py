@@ -1,7 +1,7 @@
 """The bodies of players' standings (routes/standings.py, docs/players.md): a player's
 recall, statistics and ratings, and a variant's leaderboard.
 
-Names and shapes are the contract's (API.md, "Players across games").
+Names and shapes: docs/players.md, "Recall, statistics, ratings and leaderboards".
 """
 
 from __future__ import annotations

@@ -99,20 +99,25 @@ class _DictAccess:
 
 
 class _CursorAccess:
-    """A change's access to the rows through its transaction's cursor."""
+    """A change's access to the rows through its transaction's cursor, each row read
+    once (the transaction holds the position's lock: no one else changes them)."""
 
     def __init__(self, cursor: Any, get: Any, put: Any, row_of: Callable[[Any], Row]) -> None:
         self.cursor = cursor
         self._get = get
         self._put = put
         self._row_of = row_of
+        self._known: dict[tuple[str, str, str], Row | None] = {}
 
     def get(self, kind: str, grp: str, key: str) -> Row | None:
-        self.cursor.execute(self._get, (kind, grp, key))
-        found = self.cursor.fetchone()
-        return None if found is None else self._row_of(found)
+        if (kind, grp, key) not in self._known:
+            self.cursor.execute(self._get, (kind, grp, key))
+            found = self.cursor.fetchone()
+            self._known[(kind, grp, key)] = None if found is None else self._row_of(found)
+        return self._known[(kind, grp, key)]
 
     def put(self, row: Row) -> None:
+        self._known[(row.kind, row.grp, row.key)] = row
         self.cursor.execute(self._put, (row.kind, row.grp, row.key, row.sort, json.dumps(row.doc)))
 
 

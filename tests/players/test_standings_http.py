@@ -1,5 +1,5 @@
 """Recall, statistics, ratings and leaderboards over HTTP (docs/players.md): who may
-read what, the shapes of API.md "Players across games", paging, and erasure.
+read what, the shapes of docs/players.md, paging, and erasure.
 
 Games are created over HTTP with assertions and played to their end by a sensible
 random player through the application (tests/game/players.py): what a result
@@ -170,3 +170,24 @@ def test_leaderboard_refusals(served: tuple[Wiring, TestClient[Litestar]]) -> No
         "entries": [],
         "cursor": None,
     }
+
+
+def test_a_player_who_joins_is_recalled_at_the_seat_taken(
+    served: tuple[Wiring, TestClient[Litestar]],
+) -> None:
+    _, client = served
+    parlour = register(client)
+    created = create(
+        client, {"name": "ann", "player_assertion": parlour.asserts("ann")}, seats=3
+    ).json()
+    game_id = created["game_id"]
+    assert client.post(f"/games/{game_id}/players", json={"name": "Bea"}).status_code == 201
+    joined = client.post(
+        f"/games/{game_id}/players",
+        json={"name": "cy", "player_assertion": parlour.asserts("cy", "Cy")},
+    )
+    assert joined.status_code == 201, joined.text
+    [game] = client.get(f"/players/{parlour.ref('cy')}/games", headers=ADMIN).json()["games"]
+    assert (game["game_id"], game["seat"], game["status"]) == (game_id, 2, "playing")
+    [game] = client.get(f"/players/{parlour.ref('ann')}/games", headers=ADMIN).json()["games"]
+    assert game["seat"] == 0
