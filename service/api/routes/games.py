@@ -265,7 +265,7 @@ class GamesController(Controller):
         operation_id="joinGame",
         summary="Join an open seat",
         status_code=201,
-        responses=problems(404, 409, 413, 422, 429),
+        responses=problems(401, 404, 409, 413, 422, 429),
         response_headers=[ETAG, LOCATION],
         throttle="join",
         security=NO_TOKEN,
