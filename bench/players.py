@@ -78,7 +78,7 @@ def main() -> None:
             anonymous = client.post(
                 "/games", json={"players": [{"name": "Ann"}, {"name": "Bob"}]}
             ).json()["game_id"]
-            calls = {
+            calls: dict[str, Callable[[], object]] = {
                 "GET /health (floor)": lambda: client.get("/health"),
                 "GET anonymous view": lambda: client.get(f"/games/{anonymous}"),
                 "GET vouched view": lambda: client.get(f"/games/{vouched}"),
