@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from uuid import UUID
 
 import msgspec
@@ -37,6 +37,7 @@ from service.projections.views import (
     ShownPlayer,
     Viewer,
     game_view,
+    nobody,
     pseudonyms,
 )
 
@@ -48,14 +49,10 @@ _Shown = tuple[tuple[str, str | None, str], ...]
 _Key = tuple[UUID, int, Viewer, _Shown]
 
 
-def _nobody(wanted: Sequence[str]) -> Mapping[str, ShownPlayer]:
-    return {}
-
-
 class SharedViews:
     """The encoded views made lately, by game, version and caller; safe from any thread."""
 
-    def __init__(self, size: int = SIZE, lookup: PlayerLookup = _nobody) -> None:
+    def __init__(self, size: int = SIZE, lookup: PlayerLookup = nobody) -> None:
         self.size = size
         self.lookup = lookup
         self._lock = threading.Lock()
