@@ -15,7 +15,11 @@ PlayerAssertion = Annotated[
     str,
     Meta(
         min_length=1,
-        max_length=8192,
+        # A JWT's compact form: ASCII, three base64url parts. An EdDSA or ES256 one of
+        # these claims is about 300 characters; 2048 leaves room for long ids and names
+        # while eight seats' assertions stay far below the body limit (64 KiB).
+        max_length=2048,
+        pattern=r"^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$",
         description=(
             "A JWT the player's platform signed (docs/players.md): `iss` the platform's "
             "id, `sub` the player, `name`, `aud` `rummy`, `exp` at most an hour ahead; "

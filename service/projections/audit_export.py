@@ -32,7 +32,7 @@ from service.domain.events import GAME_OVER_EVENTS
 from service.domain.fairness import DealMode
 from service.domain.state import Status
 from service.projections.event_views import StoredEvent
-from service.projections.views import PlayerLookup, ShownPlayer
+from service.projections.views import PlayerLookup, ShownPlayer, nobody
 
 _SECRET_FIELDS = frozenset({"token_hash"})
 
@@ -122,12 +122,8 @@ def export_name(game_id: str, version: int) -> str:
     return f"{version}.audit-{FORMAT.rsplit('/', 1)[-1]}.{game_id}"
 
 
-def _nobody(wanted: Sequence[str]) -> dict[str, ShownPlayer]:
-    return {}
-
-
 def audit_export(
-    game_id: str, events: Sequence[StoredEvent], lookup: PlayerLookup = _nobody
+    game_id: str, events: Sequence[StoredEvent], lookup: PlayerLookup = nobody
 ) -> AuditExport:
     """The export of a game from all its stored events, oldest first, built in memory
     (the tests' reference; the service writes `export_chunks`, the same bytes)."""
@@ -157,7 +153,7 @@ past the version the export shows (the same events on every call)."""
 
 
 def export_chunks(
-    game_id: str, read_page: ReadPage, lookup: PlayerLookup = _nobody
+    game_id: str, read_page: ReadPage, lookup: PlayerLookup = nobody
 ) -> Iterator[bytes]:
     """The export of a game, in pieces whose concatenation is exactly
     `msgspec.json.encode(audit_export(game_id, every event))`, in memory bounded by a

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from uuid import UUID
 
 import msgspec
@@ -37,6 +37,7 @@ from service.projections.views import (
     ShownPlayer,
     Viewer,
     game_view,
+    nobody,
     pseudonyms,
 )
 
@@ -48,23 +49,24 @@ _Shown = tuple[tuple[str, str | None, str], ...]
 _Key = tuple[UUID, int, Viewer, _Shown]
 
 
-def _nobody(wanted: Sequence[str]) -> Mapping[str, ShownPlayer]:
-    return {}
-
-
 class SharedViews:
     """The encoded views made lately, by game, version and caller; safe from any thread."""
 
-    def __init__(self, size: int = SIZE, lookup: PlayerLookup = _nobody) -> None:
+    def __init__(self, size: int = SIZE, lookup: PlayerLookup = nobody) -> None:
         self.size = size
         self.lookup = lookup
         self._lock = threading.Lock()
         self._kept: OrderedDict[_Key, bytes] = OrderedDict()
 
-    def view(self, game: GameSnapshot, viewer: Viewer) -> bytes:
+    def view(
+        self,
+        game: GameSnapshot,
+        viewer: Viewer,
+        shown: Mapping[str, ShownPlayer] | None = None,
+    ) -> bytes:
         """`game_view(game, viewer)` as JSON, made only if no caller of the kind had it
-        made at this version."""
-        shown = self.shown(game)
+        made at this version; `shown`, `self.shown(game)` if the caller has it already."""
+        shown = self.shown(game) if shown is None else shown
         key = (game.game_id, game.version, viewer, _key_of(shown))
         found = self.get(key)
         if found is None:
@@ -72,10 +74,17 @@ class SharedViews:
             self._keep(key, found)
         return found
 
-    def find(self, now: GameSnapshot, version: int, viewer: Viewer) -> bytes | None:
+    def find(
+        self,
+        now: GameSnapshot,
+        version: int,
+        viewer: Viewer,
+        shown: Mapping[str, ShownPlayer] | None = None,
+    ) -> bytes | None:
         """The view of `now`'s game at `version` if it was made (a replay can then skip
         rebuilding the game): seated as `now` is (a seat that joined since is a miss)."""
-        return self.get((now.game_id, version, viewer, _key_of(self.shown(now))))
+        shown = self.shown(now) if shown is None else shown
+        return self.get((now.game_id, version, viewer, _key_of(shown)))
 
     def shown(self, game: GameSnapshot) -> Mapping[str, ShownPlayer]:
         """Who `game`'s vouched-for seats are now; nothing asked in a game without any."""

@@ -71,6 +71,12 @@ PlayerLookup = Callable[[Sequence[str]], Mapping[str, ShownPlayer]]
 beside the events (the projections never read that table)."""
 
 
+def nobody(wanted: Sequence[str]) -> Mapping[str, ShownPlayer]:
+    """The lookup of a caller without the players' table: every vouched-for seat then
+    shows no player and its stored name (`""`)."""
+    return {}
+
+
 def pseudonyms(game: GameSnapshot) -> list[str]:
     """The pseudonyms of `game`'s vouched-for seats, in seat order."""
     return [info.pseudonym for info in game.seats if info is not None and info.pseudonym]

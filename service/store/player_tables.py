@@ -196,8 +196,11 @@ _CREATE = (
 class _SqlTables:
     """The statements both databases run alike (`?` marks; each subclass runs them)."""
 
-    def _rows(self, statement: str, parameters: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-        """Run one statement as its own transaction; the rows it returns."""
+    def _rows(
+        self, statement: str, parameters: tuple[Any, ...] = (), *, write: bool = True
+    ) -> list[tuple[Any, ...]]:
+        """Run one statement as its own transaction; the rows it returns. A read
+        (`write=False`) takes a reader's connection (SQLite: not the one writer's)."""
         raise NotImplementedError
 
     def _many(self, statements: list[tuple[str, tuple[Any, ...]]]) -> None:
@@ -223,17 +226,21 @@ class _SqlTables:
 
     def platform_of(self, token_hash: str) -> str | None:
         rows = self._rows(
-            f"SELECT platform_id FROM {PLATFORMS} WHERE token_hash = ?", (token_hash,)
+            f"SELECT platform_id FROM {PLATFORMS} WHERE token_hash = ?", (token_hash,), write=False
         )
         return rows[0][0] if rows else None
 
     def has_platform(self, platform_id: str) -> bool:
-        return bool(self._rows(f"SELECT 1 FROM {PLATFORMS} WHERE platform_id = ?", (platform_id,)))
+        found = self._rows(
+            f"SELECT 1 FROM {PLATFORMS} WHERE platform_id = ?", (platform_id,), write=False
+        )
+        return bool(found)
 
     def keys(self, platform_id: str) -> list[KeyRow]:
         rows = self._rows(
             f"SELECT kid, alg, material FROM {KEYS} WHERE platform_id = ? ORDER BY kid",
             (platform_id,),
+            write=False,
         )
         return [KeyRow(*row) for row in rows]
 
@@ -256,6 +263,7 @@ class _SqlTables:
         rows = self._rows(
             f"SELECT {_COLUMNS} FROM {PLAYERS} WHERE platform_id = ? AND player = ?",
             (platform_id, player),
+            write=False,
         )
         return PlayerRow(*rows[0]) if rows else None
 
@@ -277,7 +285,9 @@ class _SqlTables:
             return {}
         marks = ", ".join("?" * len(wanted))
         rows = self._rows(
-            f"SELECT {_COLUMNS} FROM {PLAYERS} WHERE pseudonym IN ({marks})", tuple(wanted)
+            f"SELECT {_COLUMNS} FROM {PLAYERS} WHERE pseudonym IN ({marks})",
+            tuple(wanted),
+            write=False,
         )
         return {row[0]: PlayerRow(*row) for row in rows}
 
@@ -294,8 +304,10 @@ class _SQLiteTables(_SqlTables):
         self.datastore = datastore
         self._many([(statement, ()) for statement in _CREATE])
 
-    def _rows(self, statement: str, parameters: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-        with self.datastore.transaction(commit=True) as cursor:
+    def _rows(
+        self, statement: str, parameters: tuple[Any, ...] = (), *, write: bool = True
+    ) -> list[tuple[Any, ...]]:
+        with self.datastore.transaction(commit=write) as cursor:
             cursor.execute(statement, parameters)
             return [tuple(row) for row in cursor.fetchall()]
 
@@ -339,8 +351,10 @@ class _PostgresTables(_SqlTables):
         return SQL(text).format(**self._names)
 
     @reconnecting
-    def _rows(self, statement: str, parameters: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-        with self.datastore.transaction(commit=True) as cursor:
+    def _rows(
+        self, statement: str, parameters: tuple[Any, ...] = (), *, write: bool = True
+    ) -> list[tuple[Any, ...]]:
+        with self.datastore.transaction(commit=write) as cursor:
             cursor.execute(self._sql(statement), parameters)
             if cursor.description is None:
                 return []

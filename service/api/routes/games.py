@@ -107,10 +107,11 @@ def _view(
 ) -> Response[GameView] | _Costly:
     """`viewer`'s view of `state`, shared with every caller of the kind at this version;
     left for a worker thread if it may take long and this runs on the event loop."""
-    made = services.views.find(state, state.version, viewer)
+    shown = services.views.shown(state)  # one look-up of its players, if it has any
+    made = services.views.find(state, state.version, viewer, shown)
     if made is None and not threaded and costly(state.table, viewer):
         return _Costly(state, viewer, tag)
-    return _json(made if made is not None else services.views.view(state, viewer), tag)
+    return _json(made if made is not None else services.views.view(state, viewer, shown), tag)
 
 
 async def _seat_request(
@@ -265,7 +266,7 @@ class GamesController(Controller):
         operation_id="joinGame",
         summary="Join an open seat",
         status_code=201,
-        responses=problems(404, 409, 413, 422, 429),
+        responses=problems(401, 404, 409, 413, 422, 429),
         response_headers=[ETAG, LOCATION],
         throttle="join",
         security=NO_TOKEN,
