@@ -38,6 +38,7 @@ from litestar import Litestar
 from service.api.app import create_app
 from service.api.live.channels import Channels
 from service.api.live.hub import EventHub, StreamSettings
+from service.api.printable import name_problem
 from service.api.transport.metrics import Metrics
 from service.api.transport.throttle import Throttle
 from service.bots.seats import BotSeats
@@ -50,6 +51,9 @@ from service.game.errors import StoreUnavailable
 from service.game.event_feed import Feed
 from service.game.store_health import StoreHealth
 from service.game.unit import SaveObserver
+from service.players.identities import Identities
+from service.standings.standings import Standings
+from service.store.player_tables import player_tables
 from service.store.schema_lock import schema_lock
 from service.webhooks.admin import WebhookAdmin
 from service.webhooks.endpoint_tables import endpoints_for
@@ -116,6 +120,8 @@ def bootstrap(
         clocks=clocks,
         webhooks=WebhookAdmin(endpoints, feed.last_position, doorbell),
         sender=sender,
+        players=Identities(player_tables(games.recorder), name_problem),
+        standings=Standings(games.recorder, games.mapper),
         closing=[bots.close] if isinstance(bots, BotSeats) and bots.processes > 0 else [],
     )
     return Wiring(

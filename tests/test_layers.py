@@ -10,11 +10,15 @@
     game          the domain, the store and config
     clocks        the game, the store, the domain and config
     webhooks      the store, the projections (the feed's items) and config
+    players       the store (its side tables) and config: identity a platform
+                  vouches for, pseudonyms, erasure; nothing of the game
     api           the game, the store, the clocks, the projections, the domain,
-                  config, the webhooks and the web client; not bootstrap
+                  config, the webhooks, the players and the web client; not bootstrap
     webclient     nothing of the service (a client of the API like any other)
     config        nothing of the service
     ratings       nothing of the service (Glicko-2 and tables: pure arithmetic)
+    standings     the domain, the game's stored events, the store and the ratings:
+                  players' recall, statistics and ratings, a projection of the feed
 
 The entry points wire the rooms together and may import every one of them:
 `service/bootstrap.py` (the composition root, whether it exists yet or not),
@@ -44,12 +48,25 @@ ALLOWED: dict[str, frozenset[str]] = {
     "game": frozenset({"domain", "store", "config"}),
     "clocks": frozenset({"game", "store", "domain", "config"}),
     "webhooks": frozenset({"store", "projections", "config"}),
+    "players": frozenset({"store", "config"}),
     "api": frozenset(
-        {"domain", "game", "store", "clocks", "projections", "config", "webhooks", "webclient"}
+        {
+            "domain",
+            "game",
+            "store",
+            "clocks",
+            "projections",
+            "config",
+            "webhooks",
+            "players",
+            "standings",
+            "webclient",
+        }
     ),
     "webclient": frozenset(),
     "config": frozenset(),
     "ratings": frozenset(),
+    "standings": frozenset({"domain", "game", "store", "ratings"}),
 }
 """Each room, and the other rooms it may import."""
 

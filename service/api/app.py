@@ -30,6 +30,8 @@ from service.api.routes.history import HistoryController
 from service.api.routes.home import home
 from service.api.routes.live_events import StreamController
 from service.api.routes.lobby import LobbyController
+from service.api.routes.platforms import PlatformsController
+from service.api.routes.standings import LeaderboardsController, PlayersController
 from service.api.routes.tickets import StreamTicketsController
 from service.api.routes.webhooks import WebhooksController
 from service.api.transport.access_log import RequestLog, json_logging, mask_also
@@ -46,6 +48,8 @@ from service.config import SERVICE_NAME, Settings
 from service.game.application import RummyApplication
 from service.game.event_feed import Feed
 from service.game.store_health import StoreHealth
+from service.players.identities import Identities
+from service.standings.standings import Standings
 from service.webclient.served import play_router
 from service.webhooks.admin import WebhookAdmin
 from service.webhooks.sender import Sender
@@ -67,6 +71,8 @@ def create_app(
     clocks: ClockKeeper | None = None,
     webhooks: WebhookAdmin | None = None,
     sender: Sender | None = None,
+    players: Identities | None = None,
+    standings: Standings | None = None,
     closing: Sequence[Callable[[], None]] = (),
 ) -> Litestar:
     """The HTTP service over parts made by the composition root (service/bootstrap.py):
@@ -76,7 +82,7 @@ def create_app(
     for secret in (settings.admin_token, settings.metrics_token):
         if secret is not None:
             mask_also(secret)
-    services = Services.from_settings(settings, games, feed, webhooks)
+    services = Services.from_settings(settings, games, feed, webhooks, players, standings)
     starting: list[Any] = [lambda: end_streams_on_signals(hub), metrics.process_started]
     stopping: list[Any] = [
         hub.close,
@@ -105,6 +111,9 @@ def create_app(
             AuditController,
             FeedController,
             WebhooksController,
+            PlatformsController,
+            PlayersController,
+            LeaderboardsController,
             LobbyController,
             MetricsController,
             home,
@@ -191,6 +200,13 @@ def openapi_config() -> OpenAPIConfig:
                 description=(
                     "Signed deliveries of the feed's events to a platform's endpoints, and "
                     "their administration (admin; docs/webhooks.md)."
+                ),
+            ),
+            Tag(
+                name="players",
+                description=(
+                    "Platforms that vouch for their players with signed assertions, their "
+                    "keys, and erasing a player (docs/players.md, docs/privacy.md)."
                 ),
             ),
             Tag(

@@ -31,6 +31,7 @@ from service.domain.rule_values import Variant
 from service.domain.rules import RuleSet
 from service.game import commands as c
 from service.game import results as r
+from service.players.identities import Vouched
 from service.projections.event_views import event_view
 from service.projections.views import Viewer
 
@@ -43,16 +44,19 @@ OpenAPI document states the same pattern (service/api/docs/openapi.py)."""
 # --- requests -------------------------------------------------------------------------
 
 
-def new_game(body: s.CreateGame, *, by_admin: bool, caps: Caps) -> c.NewGame:
+def new_game(
+    body: s.CreateGame, *, by_admin: bool, caps: Caps, vouched: Sequence[Vouched | None] = ()
+) -> c.NewGame:
     """The game a creation body asks for: its named players take the first seats,
-    the rest stay open. Refuses what this deployment caps (422)."""
+    the rest stay open; `vouched` is the player each one's assertion vouched for
+    (service/api/players.py). Refuses what this deployment caps (422)."""
     named = body.players or []
     seats = body.seats if body.seats is not None else len(named)
     if seats < len(named):
         raise InvalidSeating(f"{len(named)} players were named for only {seats} seats.")
     wanted: list[c.NewSeat | None] = [
-        c.NewSeat(name=player.name, client_seed=player.client_seed or "", bot=player.bot)
-        for player in named
+        _seat(player.name, player.client_seed, vouched[index] if vouched else None, player.bot)
+        for index, player in enumerate(named)
     ]
     wanted.extend([None] * (seats - len(named)))
     caps.check_decks(len(body.decks or []))
@@ -67,7 +71,21 @@ def new_game(body: s.CreateGame, *, by_admin: bool, caps: Caps) -> c.NewGame:
         dealer=body.dealer,
         by_admin=by_admin,
         unlisted=bool(body.unlisted),
+        rated=bool(body.rated),
     )
+
+
+def _seat(
+    name: str, client_seed: str | None, vouched: Vouched | None, bot: str | None
+) -> c.NewSeat:
+    """A seat as the application takes it: a vouched-for player's name is kept beside
+    the events, never in them (docs/privacy.md), so its seat holds `""` and the
+    pseudonym."""
+    if vouched is None:
+        return c.NewSeat(name=name, client_seed=client_seed or "", bot=bot)
+    if bot is not None:
+        raise InvalidSeating("A bot's seat takes no `player_assertion`.")
+    return c.NewSeat(name="", client_seed=client_seed or "", player=vouched.pseudonym)
 
 
 def _given_rules(rules: s.Rules | None) -> dict[str, Any]:
@@ -86,8 +104,8 @@ def _given_rules(rules: s.Rules | None) -> dict[str, Any]:
     return given
 
 
-def new_seat(body: s.JoinGame) -> c.NewSeat:
-    return c.NewSeat(name=body.name, client_seed=body.client_seed or "")
+def new_seat(body: s.JoinGame, vouched: Vouched | None = None) -> c.NewSeat:
+    return _seat(body.name, body.client_seed, vouched, None)
 
 
 def actions(body: s.ActionBody) -> list[d.Action]:
@@ -220,12 +238,17 @@ def stream_start(after: int, last_event_id: str | None) -> int:
 # --- responses ------------------------------------------------------------------------
 
 
-def created_game(created: r.CreateResult, body: s.CreateGame) -> out.CreatedGame:
-    named = body.players or []
+def created_game(
+    created: r.CreateResult, body: s.CreateGame, vouched: Sequence[Vouched | None] = ()
+) -> out.CreatedGame:
+    named = [player.name for player in body.players or []]
+    for seat, seen in enumerate(vouched):
+        if seen is not None:
+            named[seat] = seen.name  # the assertion's, as the views show it
     return out.CreatedGame(
         game_id=str(created.game_id),
         players=[
-            out.SeatToken(seat=seat, name=named[seat].name, token=token)
+            out.SeatToken(seat=seat, name=named[seat], token=token)
             for seat, token in sorted(created.tokens.items())
         ],
         version=created.version,

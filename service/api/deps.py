@@ -53,8 +53,10 @@ from service.api.routes.exports import Exports
 from service.config import Settings, Store
 from service.game.application import RummyApplication
 from service.game.event_feed import Feed
+from service.players.identities import Identities
 from service.projections.chain_heads import ChainHeads
 from service.projections.shared import SharedViews
+from service.standings.standings import Standings
 from service.webhooks.admin import WebhookAdmin
 
 T = TypeVar("T")
@@ -81,6 +83,12 @@ class Services:
     """Seconds a stream ticket lives (`RUMMY_STREAM_TICKET_TTL`)."""
     webhooks: WebhookAdmin | None = None
     """The webhooks' admin use cases (None: an app without them, in some tests)."""
+    players: Identities | None = None
+    """Platforms and the players they vouch for (service/players/; None: an app without
+    them, where a `player_assertion` is refused)."""
+    standings: Standings | None = None
+    """Players' recall, statistics and ratings (service/standings/; None: an app without
+    them)."""
     views: SharedViews = field(default_factory=SharedViews)
     """The views made lately, shared by every caller of the same kind (the module
     service/projections/shared.py)."""
@@ -97,9 +105,15 @@ class Services:
         games: RummyApplication,
         feed: Feed,
         webhooks: WebhookAdmin | None = None,
+        players: Identities | None = None,
+        standings: Standings | None = None,
     ) -> Services:
         return cls(
             webhooks=webhooks,
+            players=players,
+            standings=standings,
+            # Views of games with vouched-for seats show who they are now (shared.py).
+            views=SharedViews(lookup=players.shown) if players is not None else SharedViews(),
             games=games,
             feed=feed,
             admin_token=settings.admin_token,

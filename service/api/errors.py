@@ -14,10 +14,18 @@ The one place errors become HTTP:
     ├── VersionConflict        412  version_conflict
     ├── WriteConflict          409  write_conflict
     ├── IdempotencyKeyReused   422  idempotency_key_reused
-    └── ExplicitDealForbidden  403  explicit_deal_forbidden: a well-formed `seed` or
-                                    `decks` this caller may not choose (open seats and
-                                    no admin token): the same body passes with the
-                                    admin token, so it is a permission, not a 422
+    ├── ExplicitDealForbidden  403  explicit_deal_forbidden: a well-formed `seed` or
+    │                               `decks` this caller may not choose (open seats and
+    │                               no admin token): the same body passes with the
+    │                               admin token, so it is a permission, not a 422
+    ├── PlayerAlreadySeated    409  player_already_seated
+    └── RatedNeedsPlayers      422  rated_needs_players
+    PlayerError (service.players.errors)
+    ├── AssertionRefused       401  assertion_invalid, assertion_expired,
+    │                               assertion_unknown_key, assertion_wrong_audience
+    ├── PlatformNotFound       404  not_found
+    ├── InvalidKey             422  invalid_key
+    └── KeyExists              409  key_exists
     WebhookError (service.webhooks.errors)
     ├── WebhookNotFound        404  not_found
     ├── InvalidWebhookUrl      422  invalid_webhook_url
@@ -77,9 +85,17 @@ from service.game.errors import (
     GameNotFound,
     GameServiceError,
     IdempotencyKeyReused,
+    RatedNeedsPlayers,
     VersionConflict,
     VersionNotFound,
     WriteConflict,
+)
+from service.players.errors import (
+    AssertionRefused,
+    InvalidKey,
+    KeyExists,
+    PlatformNotFound,
+    PlayerError,
 )
 from service.webhooks.errors import (
     InvalidWebhookUrl,
@@ -175,6 +191,7 @@ _SERVICE_STATUS: Mapping[type[GameServiceError], HTTPStatus] = {
     WriteConflict: HTTPStatus.CONFLICT,
     IdempotencyKeyReused: HTTPStatus.UNPROCESSABLE_ENTITY,
     ExplicitDealForbidden: HTTPStatus.FORBIDDEN,
+    RatedNeedsPlayers: HTTPStatus.UNPROCESSABLE_ENTITY,
 }
 
 _HTTP_CODES: Mapping[int, str] = {
@@ -229,6 +246,20 @@ _WEBHOOK_STATUS: Mapping[type[WebhookError], HTTPStatus] = {
 
 def _from_webhook(error: WebhookError) -> ProblemDetailsException:
     return problem(_WEBHOOK_STATUS[type(error)], error.code, error.message)
+
+
+_PLAYER_STATUS: Mapping[type[PlayerError], HTTPStatus] = {
+    AssertionRefused: HTTPStatus.UNAUTHORIZED,
+    PlatformNotFound: HTTPStatus.NOT_FOUND,
+    InvalidKey: HTTPStatus.UNPROCESSABLE_ENTITY,
+    KeyExists: HTTPStatus.CONFLICT,
+}
+
+
+def _from_player(error: PlayerError) -> ProblemDetailsException:
+    # The refusals of an assertion are one family (each its own code), all 401.
+    status = next(s for kind, s in _PLAYER_STATUS.items() if isinstance(error, kind))
+    return problem(status, error.code, error.message)
 
 
 def _from_auth(error: AuthError) -> ProblemDetailsException:
@@ -337,6 +368,7 @@ def problem_details_config() -> ProblemDetailsConfig:
         GameServiceError: _from_service,
         AuthError: _from_auth,
         WebhookError: _from_webhook,
+        PlayerError: _from_player,
         LimitExceeded: _from_limit,
         HTTPException: _from_http,
         **dict.fromkeys(STORE_FAILURES, _from_store),

@@ -16,6 +16,7 @@ import msgspec
 from msgspec import UNSET, Meta, UnsetType
 
 from service.api import printable
+from service.api.player_schemas import PlayerAssertion, Rated
 from service.config import MAX_DECKS, MAX_RECYCLES
 from service.domain.cards import ALL_CARDS, RANKS, card_code_problem, rank_code_problem
 from service.domain.presets import (
@@ -306,6 +307,7 @@ class NewPlayer(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     name: Name
     client_seed: ClientSeed | None = None
     bot: BotName | None = None
+    player_assertion: PlayerAssertion | None = None
 
 
 class CreateGame(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
@@ -331,11 +333,13 @@ class CreateGame(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
         ]
         | None
     ) = None
+    rated: Rated | None = None
 
 
 class JoinGame(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     name: Name
     client_seed: ClientSeed | None = None
+    player_assertion: PlayerAssertion | None = None
 
 
 class DrawAction(

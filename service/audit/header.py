@@ -24,6 +24,7 @@ def expected_header(
     head: str,
     seed: str | None,
     deal: Any,
+    players: Any = None,
 ) -> dict[str, Any]:
     """The header the replayed log calls for, in the export's order.
 
@@ -31,7 +32,10 @@ def expected_header(
     the first event: the replay has checked both before this is built. The
     seed is revealed only once the game is finished, so before that the log
     calls for `null`. `deal` is the export's own, once checked against the log
-    (service/audit/deal_mode.py).
+    (service/audit/deal_mode.py). `players` is the export's own: a seat a platform
+    vouched for holds only a pseudonym in the log, and who it stands for (or that
+    it was erased) is the service's word, outside the chain (docs/privacy.md), so
+    its `player` and `name` are taken from there when they have the right shape.
     """
     table = referee.table
     assert table is not None, "the log has at least its creation"
@@ -44,7 +48,10 @@ def expected_header(
         "version": len(events),
         "status": table.status.value,
         "rules": created["rules"],
-        "players": [_exported_player(seat, entry) for seat, entry in enumerate(referee.seats)],
+        "players": [
+            _exported_player(seat, entry, _said(players, seat))
+            for seat, entry in enumerate(referee.seats)
+        ],
         "seed_commitment": created["seed_commitment"],
         "seed": seed if finished else None,
         "deal": deal,
@@ -73,15 +80,32 @@ def expected_header(
     }
 
 
-def _exported_player(seat: int, entry: Mapping[str, Any] | None) -> dict[str, Any]:
+def _exported_player(
+    seat: int, entry: Mapping[str, Any] | None, said: Mapping[str, Any]
+) -> dict[str, Any]:
     if entry is None:
         return {"seat": seat, "name": None, "bot": None, "client_seed": ""}
-    return {
+    exported = {
         "seat": seat,
         "name": entry["name"],
         "bot": entry.get("bot"),
         "client_seed": entry["client_seed"],
     }
+    if "player" in entry:  # a pseudonym: who it is, the export says
+        player, name = said.get("player"), said.get("name")
+        vouched = isinstance(player, str) and ":" in player and isinstance(name, str)
+        erased = player is None and name == "erased"
+        exported["player"] = player if vouched or erased else None
+        exported["name"] = name if vouched or erased else "erased"
+    return exported
+
+
+def _said(players: Any, seat: int) -> Mapping[str, Any]:
+    """What the export's `players[seat]` says, if it is an object."""
+    if isinstance(players, list) and seat < len(players) and isinstance(players[seat], dict):
+        found: Mapping[str, Any] = players[seat]
+        return found
+    return {}
 
 
 def first_difference(found: Any, wanted: Any, path: str = "") -> tuple[str, str] | None:

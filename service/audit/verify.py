@@ -237,6 +237,7 @@ class _Check:
             # Checked against the log by `_deal` first, where a game stored before
             # `deal` was recorded may leave it open.
             deal=self.export.get("deal"),
+            players=self.export.get("players"),
         )
         found = {name: value for name, value in self.export.items() if name != "events"}
         difference = first_difference(found, wanted)

@@ -37,6 +37,8 @@ class _Seat:
 
     name: str
     bot: str | None
+    pseudonym: str | None = None
+    """Never a vouched-for player: a played-out game seats nobody a platform knows."""
 
 
 @dataclass(slots=True)

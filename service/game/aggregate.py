@@ -30,7 +30,7 @@ from service.domain.leaving import decide_bank_use, decide_leave, decide_timeout
 from service.domain.play import play
 from service.domain.rules import RuleSet
 from service.domain.state import AbortedBy, Table
-from service.game.event_records import GameCreated, GameEvent, stored_fields
+from service.game.event_records import GameCreated, GameEvent, joined_seat, stored_fields
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,14 +41,21 @@ class SeatEntry:
     token_hash: str
     client_seed: str = ""
     bot: str | None = None
+    player: str | None = None
+    """The pseudonym of the player a platform vouched for (service/players/), None for an
+    anonymous seat. Stored only when there is one: an anonymous seat's record is the
+    same as before players existed, so no upcaster is needed and no export changes."""
 
     def as_plain(self) -> dict[str, Any]:
-        return {
+        plain = {
             "name": self.name,
             "token_hash": self.token_hash,
             "client_seed": self.client_seed,
             "bot": self.bot,
         }
+        if self.player is not None:
+            plain["player"] = self.player
+        return plain
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +91,8 @@ class Game(Aggregate):
     deal_mode: DealMode
     seed_scheme: SeedScheme
     rules_digest: str
+    rated: bool
+    """Created for the ratings (`GameCreated.rated`)."""
     hand_seeds: tuple[str, ...]
     """A `hand_chain` game's seeds of hands 1, 2, … (secret until each hand ends);
     empty in a `game` game. Derived from `seed` when the creation is applied."""
@@ -122,13 +131,15 @@ class Game(Aggregate):
         dealer: int | None = None,
         request: IdempotentRequest | None = None,
         unlisted: bool = False,
+        rated: bool = False,
     ) -> Game:
         """A new game; the first hand is dealt at once if every seat is taken.
 
         The caller has checked the arguments (`service.domain.setup.check_new_game`)
         and who may choose the deal; `seed_chosen` says whether the creator gave `seed`.
         `request` is the idempotent request that creates it, if any; `unlisted` keeps
-        it out of the lobby.
+        it out of the lobby; `rated` marks it for the ratings (every human seat vouched
+        for by a platform: the application checks).
         """
         for seat in seats:
             if seat is not None:
@@ -152,6 +163,7 @@ class Game(Aggregate):
             command_id=command_id,
             request=plain,
             unlisted=unlisted,
+            rated=rated,
         )
         game.command_id = command_id
         game._settle(plain)
@@ -267,7 +279,7 @@ class Game(Aggregate):
         if isinstance(event, domain.HandDealt):
             self.hands_dealt = event.hand_number
         elif isinstance(event, domain.PlayerJoined):
-            self.seats[event.seat] = {name: getattr(stored, name) for name in stored.details}
+            self.seats[event.seat] = joined_seat(stored)
         elif isinstance(event, domain.PlayerLeft) and event.replaced:
             entry = self.seats[event.player]
             assert entry is not None, "a seat that left was taken"

@@ -46,7 +46,14 @@ from service.game.clock import (
     turn_deadline,
 )
 from service.game.commands import Idempotency, NewGame, NewSeat, check_deal_choice
-from service.game.errors import GameNotFound, VersionConflict, VersionNotFound, WriteConflict
+from service.game.errors import (
+    GameNotFound,
+    PlayerAlreadySeated,
+    RatedNeedsPlayers,
+    VersionConflict,
+    VersionNotFound,
+    WriteConflict,
+)
 from service.game.event_records import GameEvent
 from service.game.idempotency import (
     earlier_creation,
@@ -126,6 +133,8 @@ class RummyApplication(UnitOfWork):
         check_new_game(new.rules, len(new.seats), new.decks, new.dealer)
         self._check_bots([None if wanted is None else wanted.bot for wanted in new.seats])
         check_deal_choice(new)
+        _check_rated(new.seats, rated=new.rated)
+        _check_one_seat_each([None if seat is None else seat.player for seat in new.seats])
         entries, tokens = seat_entries(game_id, new.seats, idempotency)
         game = Game.create(
             game_id=game_id,
@@ -138,6 +147,7 @@ class RummyApplication(UnitOfWork):
             dealer=new.dealer,
             request=request,
             unlisted=new.unlisted,
+            rated=new.rated,
         )
         play_round(self.bots, game, request)
         if not self._saved(game):
@@ -166,6 +176,9 @@ class RummyApplication(UnitOfWork):
                 earlier = earlier_join(game, token, idempotency)
                 if earlier is not None:
                     return earlier
+            _check_rated([wanted], rated=game.rated)
+            seated = [entry.get("player") for entry in game.seats if entry is not None]
+            _check_one_seat_each([*seated, wanted.player])
             seat = game.join(seat_entry(wanted, token), request)
             play_round(self.bots, game, request)
             return JoinResult(seat=seat, token=token, version=game.version)
@@ -448,6 +461,27 @@ class RummyApplication(UnitOfWork):
         if cached is None or cached.version != copy.version:
             return GameState.of(copy)
         return self._states.of(cached)
+
+
+def _check_rated(seats: Sequence[NewSeat | None], *, rated: bool) -> None:
+    """In a rated game, a player a platform vouched for in every human seat taken
+    (422 `rated_needs_players`): a rating is a player's. Bots may fill the others."""
+    if rated and any(
+        seat is not None and seat.bot is None and seat.player is None for seat in seats
+    ):
+        raise RatedNeedsPlayers(
+            "A rated game seats only players a platform vouches for: send a "
+            "`player_assertion` for every human seat (bots may fill the others)."
+        )
+
+
+def _check_one_seat_each(pseudonyms: Sequence[str | None]) -> None:
+    """One seat per vouched-for player at a table (409 `player_already_seated`)."""
+    named = [pseudonym for pseudonym in pseudonyms if pseudonym is not None]
+    if len(set(named)) != len(named):
+        raise PlayerAlreadySeated(
+            "That player already has a seat at this table: one seat per player per table."
+        )
 
 
 def _check_version(game: Game, expected_version: int | None) -> None:

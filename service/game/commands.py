@@ -17,6 +17,9 @@ class NewSeat:
     name: str
     client_seed: str = ""
     bot: str | None = None
+    player: str | None = None
+    """The pseudonym of the player a platform vouched for (service/players/); its name
+    is kept beside the events, so `name` is what the events may hold of it (`""`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +35,8 @@ class NewGame:
     """The creator holds the admin token: it may choose the deal with seats open."""
     unlisted: bool = False
     """Keep the game out of the lobby (its open seats are joined by its id alone)."""
+    rated: bool = False
+    """For the ratings: every human seat, and every later join, vouched for."""
 
 
 @dataclass(frozen=True, slots=True)

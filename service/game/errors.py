@@ -6,8 +6,10 @@ GameServiceError
 ├── VersionConflict       version_conflict     (If-Match was stale)
 ├── WriteConflict         write_conflict       (lost the race, retries spent)
 ├── IdempotencyKeyReused  idempotency_key_reused
-└── ExplicitDealForbidden explicit_deal_forbidden (a chosen deal with seats open,
-                                                   without the admin token)
+├── ExplicitDealForbidden explicit_deal_forbidden (a chosen deal with seats open,
+│                                                  without the admin token)
+├── PlayerAlreadySeated   player_already_seated (one seat per player per table)
+└── RatedNeedsPlayers     rated_needs_players (a rated game's human seat unvouched)
 
 Apart from the tree, and never an answer to a request: `StoreUnavailable`, the
 event store cannot be opened, so the service does not start.
@@ -55,6 +57,19 @@ class ExplicitDealForbidden(GameServiceError):
     token: a stranger joining would play cards its creator knows (docs/fairness.md)."""
 
     code = "explicit_deal_forbidden"
+
+
+class PlayerAlreadySeated(GameServiceError):
+    """A player a platform vouched for asks for a second seat at one table (GLI-19
+    §5.3.2: one seat per player per table). Told by the seat's pseudonym."""
+
+    code = "player_already_seated"
+
+
+class RatedNeedsPlayers(GameServiceError):
+    """A rated game's human seat without a player assertion: a rating is a player's."""
+
+    code = "rated_needs_players"
 
 
 class StoreUnavailable(RuntimeError):

@@ -112,19 +112,23 @@ _ENVELOPE = frozenset(
         "derived_fields",
         "command_id",
         "unlisted",
+        "rated",
     }
 )
 
 
 class GameCreated(AggregateCreated):
-    class_version = 4
+    class_version = 5
     """2: `deal` is recorded (version 1 records had none). 3: `unlisted` is recorded
     (earlier records had none: every game was listed). 4: `seed_scheme` and
-    `rules_digest` are recorded (earlier games dealt from one seed: `game`)."""
+    `rules_digest` are recorded (earlier games dealt from one seed: `game`). 5: `rated`
+    is recorded (earlier games were not rated)."""
 
     rules: dict[str, Any]
     seats: list[dict[str, Any] | None]
-    """One per seat: `{"name", "token_hash", "client_seed", "bot"}`, or None while open."""
+    """One per seat: `{"name", "token_hash", "client_seed", "bot"}`, and `"player"` (a
+    pseudonym, service/players/pseudonyms.py) for a seat a platform vouched for, whose
+    `name` is then `""` (the name is kept beside the events, erasable); None while open."""
     seed: str
     """The secret shuffle seed: never shown before the game is finished."""
     seed_commitment: str
@@ -142,6 +146,10 @@ class GameCreated(AggregateCreated):
     request: dict[str, Any] | None = field(default=None, kw_only=True)
     """As `GameEvent.request`, for a game created with an `Idempotency-Key` (its seat
     None, its key hashed). None in games stored before it existed (the class default)."""
+    rated: bool = field(default=False, kw_only=True)
+    """For the ratings: every human seat vouched for by a platform (issue 32). In the
+    envelope, as `unlisted`: how the game counts, not what is played, so the audit
+    export and its hash chain leave it out; the ratings read it from this record."""
     unlisted: bool = field(default=False, kw_only=True)
     """Kept out of the lobby (service/store/lobby_rows.py); the join link still works. How
     the game is offered, not what is played, so in the envelope: the audit export
@@ -175,11 +183,18 @@ class GameCreated(AggregateCreated):
         state["rules_digest"] = rules_digest(state["rules"])
         state["derived_fields"] = (*state.get("derived_fields", ()), "seed_scheme", "rules_digest")
 
+    @staticmethod
+    def upcast_v4_v5(state: dict[str, Any]) -> None:
+        """A game stored before `rated` was recorded was not rated (ratings came later).
+        An envelope field: the export never shows it."""
+        state["rated"] = False
+
     def data(self) -> dict[str, Any]:
         return {name: value for name, value in vars(self).items() if name not in _ENVELOPE}
 
     def apply(self, aggregate: Any) -> None:
         game: Game = aggregate
+        game.rated = self.rated
         game.seats = [None if seat is None else dict(seat) for seat in self.seats]
         game.seed = self.seed
         game.seed_commitment = self.seed_commitment
@@ -225,7 +240,17 @@ def _show_state(self: GameEvent) -> str:
 
 
 SEAT_DETAILS = ("name", "token_hash", "client_seed", "bot")
-"""What a join stores of the player beside the seat it took."""
+"""What a join stores of the player beside the seat it took (and `player`, the
+pseudonym, when a platform vouched for it: `SeatEntry.player`)."""
+
+
+def joined_seat(stored: GameEvent) -> dict[str, Any]:
+    """The seat entry a `PlayerJoined` record holds, its pseudonym with it if it has one."""
+    entry = {name: getattr(stored, name) for name in stored.details}
+    player = vars(stored).get("player")
+    if player is not None:
+        entry["player"] = player
+    return entry
 
 
 # One class per domain event, named as it is, for its topic; nothing else.

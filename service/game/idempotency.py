@@ -112,4 +112,5 @@ def seat_entry(wanted: NewSeat, token: str) -> SeatEntry:
         token_hash=hash_token(token),
         client_seed=wanted.client_seed,
         bot=wanted.bot,
+        player=wanted.player,
     )

@@ -43,8 +43,16 @@ class JoinResult:
 @dataclass(frozen=True, slots=True)
 class Seat:
     name: str
+    """As stored: `""` for a seat a platform vouched for, until `player` is shown."""
     bot: str | None
     client_seed: str
+    pseudonym: str | None = None
+    """The vouched-for player's pseudonym as the events hold it (service/players/), or
+    None for an anonymous seat. Never shown."""
+    player: str | None = None
+    """`platform:player` once the API has looked the pseudonym up (with `name` then the
+    asserted one, or None and `erased`: service/api/players.py); None until then, so a
+    view made without the lookup shows nobody rather than a pseudonym."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,7 +100,12 @@ class GameState:
             seats=tuple(
                 None
                 if entry is None
-                else Seat(name=entry["name"], bot=entry["bot"], client_seed=entry["client_seed"])
+                else Seat(
+                    name=entry["name"],
+                    bot=entry["bot"],
+                    client_seed=entry["client_seed"],
+                    pseudonym=entry.get("player"),
+                )
                 for entry in game.seats
             ),
             seed_commitment=game.seed_commitment,

@@ -10,20 +10,29 @@ they always had; the top-level fields show it. The seed
 is not part of any event: it stands at the top of the export, and only once
 the game is over (finished or aborted), so the chain of a game never changes when the seed is
 revealed.
+
+A seat a platform vouched for holds only a pseudonym in the log (and `""` for
+its name): the header's `players[]` shows who it stands for, looked up when the
+export is made (`lookup`), `player: null` and `name: "erased"` once the player
+is erased. That lookup is outside the log and its chain, so erasing a player
+changes no hash (docs/privacy.md); the verifier checks such a seat was vouched
+for, not who it was.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 import msgspec
+from msgspec import UNSET, UnsetType
 
 from service.audit.chain import ALGORITHM, FORMAT, chain_salt, genesis, link
 from service.domain.events import GAME_OVER_EVENTS
 from service.domain.fairness import DealMode
 from service.domain.state import Status
 from service.projections.event_views import StoredEvent
+from service.projections.views import PlayerLookup, ShownPlayer, nobody
 
 _SECRET_FIELDS = frozenset({"token_hash"})
 
@@ -51,6 +60,9 @@ class AuditPlayer(msgspec.Struct, kw_only=True):
     bot: str | None
     client_seed: str
     """The entropy the player added to the shuffle; "" if none."""
+    player: str | UnsetType | None = UNSET
+    """Only for a seat a platform vouched for: `platform:player`, null once erased (its
+    `name` then `erased`). Looked up when the export is made, not in the log."""
 
 
 class AuditHand(msgspec.Struct, kw_only=True):
@@ -110,7 +122,9 @@ def export_name(game_id: str, version: int) -> str:
     return f"{version}.audit-{FORMAT.rsplit('/', 1)[-1]}.{game_id}"
 
 
-def audit_export(game_id: str, events: Sequence[StoredEvent]) -> AuditExport:
+def audit_export(
+    game_id: str, events: Sequence[StoredEvent], lookup: PlayerLookup = nobody
+) -> AuditExport:
     """The export of a game from all its stored events, oldest first, built in memory
     (the tests' reference; the service writes `export_chunks`, the same bytes)."""
     if not events:
@@ -124,7 +138,9 @@ def audit_export(game_id: str, events: Sequence[StoredEvent]) -> AuditExport:
         linked = link(exported_event(event, data), previous)
         previous = linked["hash"]
         exported.append(linked)
-    return header.export(msgspec.convert(exported, list[AuditEvent]), previous, len(exported))
+    return header.export(
+        msgspec.convert(exported, list[AuditEvent]), previous, len(exported), lookup
+    )
 
 
 PAGE = 1000
@@ -136,7 +152,9 @@ ReadPage = Callable[[int], Sequence[StoredEvent]]
 past the version the export shows (the same events on every call)."""
 
 
-def export_chunks(game_id: str, read_page: ReadPage) -> Iterator[bytes]:
+def export_chunks(
+    game_id: str, read_page: ReadPage, lookup: PlayerLookup = nobody
+) -> Iterator[bytes]:
     """The export of a game, in pieces whose concatenation is exactly
     `msgspec.json.encode(audit_export(game_id, every event))`, in memory bounded by a
     page and the hands' decks (about 300 bytes each, encoded) rather than by the log.
@@ -157,7 +175,7 @@ def export_chunks(game_id: str, read_page: ReadPage) -> Iterator[bytes]:
             header.add(event, event.data() if event.event_type in _HEADER_TYPES else {})
     if header is None:
         raise ValueError("an audit export starts from the game's creation")
-    summary = header.export([], "", 0)
+    summary = header.export([], "", 0, lookup)
     # The members in the order msgspec writes the struct (it omits none: no defaults).
     fields = msgspec.structs.fields(AuditExport)
     before = fields[: [field.name for field in fields].index("events")]
@@ -243,8 +261,12 @@ class _Header:
         self.last = event
         self.length += 1
 
-    def export(self, events: list[AuditEvent], head: str, length: int) -> AuditExport:
+    def export(
+        self, events: list[AuditEvent], head: str, length: int, lookup: PlayerLookup
+    ) -> AuditExport:
         created, seats = self.created, self.seats
+        vouched = [entry["player"] for entry in seats if entry is not None and "player" in entry]
+        shown = lookup(vouched) if vouched else {}
         last = self.last.event_type
         # Aborted is over too: its seed is revealed as a finished game's.
         over = last in GAME_OVER_EVENTS
@@ -262,7 +284,7 @@ class _Header:
             version=self.last.originator_version,
             status=status,
             rules=created["rules"],
-            players=[_player(seat, entry) for seat, entry in enumerate(seats)],
+            players=[_player(seat, entry, shown) for seat, entry in enumerate(seats)],
             seed_commitment=created["seed_commitment"],
             seed=created["seed"] if over else None,
             deal=DealMode(created["deal"]),
@@ -317,12 +339,19 @@ def _public(value: Any, *, top: bool = False) -> Any:
     return value
 
 
-def _player(seat: int, entry: dict[str, Any] | None) -> AuditPlayer:
+def _player(
+    seat: int, entry: dict[str, Any] | None, shown: Mapping[str, ShownPlayer]
+) -> AuditPlayer:
     if entry is None:
         return AuditPlayer(seat=seat, name=None, bot=None, client_seed="")
-    return AuditPlayer(
+    player = AuditPlayer(
         seat=seat, name=entry["name"], bot=entry["bot"], client_seed=entry["client_seed"]
     )
+    if "player" in entry:
+        found = shown.get(entry["player"])
+        player.player = None if found is None else found.player
+        player.name = entry["name"] if found is None else found.name
+    return player
 
 
 def _seat(event: StoredEvent) -> int:

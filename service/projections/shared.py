@@ -7,6 +7,10 @@ seat, the public, the admin: each its own view, so one seat's cards never
 reach another). Encoded bytes are immutable: every reader shares them, and
 nothing a reader does can change them for another.
 
+A game with seats a platform vouched for is keyed by who they are now too
+(`lookup`, the side table of service/store/player_tables.py, asked once per
+view): an erased player's view is made again, never served from before.
+
 Who fills it: whoever makes a view (a GET, the POST that made the version for
 its actor, a stream sending views); the next caller of the same kind at the
 same version gets the bytes without computing `legal` or encoding anything.
@@ -21,40 +25,71 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Mapping
 from uuid import UUID
 
 import msgspec
 
 from service.domain.state import Status, Table
-from service.projections.views import GameSnapshot, Viewer, game_view
+from service.projections.views import (
+    GameSnapshot,
+    PlayerLookup,
+    ShownPlayer,
+    Viewer,
+    game_view,
+    nobody,
+    pseudonyms,
+)
 
 SIZE = 4096
 """Views kept: a few for each of a thousand games' latest versions (each a few KB)."""
 
-_Key = tuple[UUID, int, Viewer]
+_Shown = tuple[tuple[str, str | None, str], ...]
+"""Who each vouched-for seat shows (pseudonym, player, name); () in most games."""
+_Key = tuple[UUID, int, Viewer, _Shown]
 
 
 class SharedViews:
     """The encoded views made lately, by game, version and caller; safe from any thread."""
 
-    def __init__(self, size: int = SIZE) -> None:
+    def __init__(self, size: int = SIZE, lookup: PlayerLookup = nobody) -> None:
         self.size = size
+        self.lookup = lookup
         self._lock = threading.Lock()
         self._kept: OrderedDict[_Key, bytes] = OrderedDict()
 
-    def view(self, game: GameSnapshot, viewer: Viewer) -> bytes:
+    def view(
+        self,
+        game: GameSnapshot,
+        viewer: Viewer,
+        shown: Mapping[str, ShownPlayer] | None = None,
+    ) -> bytes:
         """`game_view(game, viewer)` as JSON, made only if no caller of the kind had it
-        made at this version."""
-        key = (game.game_id, game.version, viewer)
+        made at this version; `shown`, `self.shown(game)` if the caller has it already."""
+        shown = self.shown(game) if shown is None else shown
+        key = (game.game_id, game.version, viewer, _key_of(shown))
         found = self.get(key)
         if found is None:
-            found = msgspec.json.encode(game_view(game, viewer))
+            found = msgspec.json.encode(game_view(game, viewer, shown))
             self._keep(key, found)
         return found
 
-    def find(self, game_id: UUID, version: int, viewer: Viewer) -> bytes | None:
-        """The view if it was made (a replay can then skip rebuilding the game)."""
-        return self.get((game_id, version, viewer))
+    def find(
+        self,
+        now: GameSnapshot,
+        version: int,
+        viewer: Viewer,
+        shown: Mapping[str, ShownPlayer] | None = None,
+    ) -> bytes | None:
+        """The view of `now`'s game at `version` if it was made (a replay can then skip
+        rebuilding the game): seated as `now` is (a seat that joined since is a miss)."""
+        shown = self.shown(now) if shown is None else shown
+        return self.get((now.game_id, version, viewer, _key_of(shown)))
+
+    def shown(self, game: GameSnapshot) -> Mapping[str, ShownPlayer]:
+        """Who `game`'s vouched-for seats are now; nothing asked in a game without any."""
+        wanted = pseudonyms(game)
+        return self.lookup(wanted) if wanted else {}
 
     def get(self, key: _Key) -> bytes | None:
         with self._lock:
@@ -72,6 +107,10 @@ class SharedViews:
             self._kept.move_to_end(key)
             while len(self._kept) > self.size:
                 self._kept.popitem(last=False)
+
+
+def _key_of(shown: Mapping[str, ShownPlayer]) -> _Shown:
+    return tuple((pseudonym, seen.player, seen.name) for pseudonym, seen in shown.items())
 
 
 def costly(table: Table, viewer: Viewer) -> bool:

@@ -8,7 +8,7 @@ the domain's own rule functions. The public view is the player view without
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
@@ -49,6 +49,37 @@ class SeatInfo(Protocol):
 
     @property
     def bot(self) -> str | None: ...
+
+    @property
+    def pseudonym(self) -> str | None:
+        """A vouched-for player's pseudonym as stored (never shown), or None."""
+
+
+class ShownPlayer(Protocol):
+    """What a view shows of a vouched-for seat's player (service/players/identities.py)."""
+
+    @property
+    def player(self) -> str | None:
+        """`platform:player`, or None once erased."""
+
+    @property
+    def name(self) -> str: ...
+
+
+PlayerLookup = Callable[[Sequence[str]], Mapping[str, ShownPlayer]]
+"""What each of some pseudonyms stands for now: the caller of the views looks them up
+beside the events (the projections never read that table)."""
+
+
+def nobody(wanted: Sequence[str]) -> Mapping[str, ShownPlayer]:
+    """The lookup of a caller without the players' table: every vouched-for seat then
+    shows no player and its stored name (`""`)."""
+    return {}
+
+
+def pseudonyms(game: GameSnapshot) -> list[str]:
+    """The pseudonyms of `game`'s vouched-for seats, in seat order."""
+    return [info.pseudonym for info in game.seats if info is not None and info.pseudonym]
 
 
 class GameSnapshot(Protocol):
@@ -103,7 +134,11 @@ ADMIN = Viewer(admin=True)
 class PlayerSummary(msgspec.Struct, kw_only=True, omit_defaults=True):
     seat: int
     name: str | None
-    """None while the seat is open."""
+    """None while the seat is open; for a player a platform vouched for, the name its
+    assertion gave (`erased` once the player is erased)."""
+    player: str | None
+    """`<platform_id>:<player>` for a seat a platform vouched for (docs/players.md);
+    null for an anonymous seat, a bot, an open seat, or an erased player."""
     score: int
     hand_count: int
     bot: str | None
@@ -292,8 +327,11 @@ class GameView(msgspec.Struct, kw_only=True, omit_defaults=True):
     hidden: HiddenCards | None = None
 
 
-def game_view(game: GameSnapshot, viewer: Viewer) -> GameView:
-    """The view of `game` for `viewer`."""
+def game_view(
+    game: GameSnapshot, viewer: Viewer, shown: Mapping[str, ShownPlayer] | None = None
+) -> GameView:
+    """The view of `game` for `viewer`; `shown` says who each vouched-for seat's
+    pseudonym stands for (without it, such a seat shows no player and its stored name)."""
     table = game.table
     hand = table.hand
     engine = table.engine
@@ -303,7 +341,7 @@ def game_view(game: GameSnapshot, viewer: Viewer) -> GameView:
         status=table.status,
         rules=dict(_rules(table.rules)),  # a copy: the cached one is every view's
         variant=table.rules.variant,
-        players=_players(game),
+        players=_players(game, shown or {}),
         hand_number=table.hand_number,
         dealer=table.dealer,
         turn=None
@@ -371,16 +409,18 @@ def _wild(wild: WildNow | None) -> WildView | None:
     return WildView(jokers=wild.jokers, rank=wild.rank, indicator=indicator)
 
 
-def _players(game: GameSnapshot) -> list[PlayerSummary]:
+def _players(game: GameSnapshot, shown: Mapping[str, ShownPlayer]) -> list[PlayerSummary]:
     hand = game.table.hand
     engine = game.table.engine
     melded = engine.melded_points(game.table)
     summaries = []
     for seat, info in enumerate(game.seats):
+        player = None if info is None or info.pseudonym is None else shown.get(info.pseudonym)
         summaries.append(
             PlayerSummary(
                 seat=seat,
-                name=None if info is None else info.name,
+                name=None if info is None else info.name if player is None else player.name,
+                player=None if player is None else player.player,
                 score=game.table.totals[seat],
                 hand_count=0 if hand is None else len(hand.hands[seat]),
                 bot=None if info is None else info.bot,

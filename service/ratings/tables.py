@@ -20,7 +20,9 @@ PROVISIONAL_DEVIATION = 110.0
 """A rating is provisional while its deviation is above this (lichess's bound)."""
 
 
-def rate_table(ratings: Sequence[Rating], places: Sequence[int], tau: float = TAU) -> list[Rating]:
+def rate_table(
+    ratings: Sequence[Rating], places: Sequence[float], tau: float = TAU
+) -> list[Rating]:
     """Each seat's rating after one game in which seat `i`, rated `ratings[i]`
     before it, finished in place `places[i]` (1 the winner; equal places a tie)."""
     if len(ratings) != len(places) or len(ratings) < 2:
@@ -44,7 +46,7 @@ def provisional(rating: Rating) -> bool:
     return rating.deviation > PROVISIONAL_DEVIATION
 
 
-def _score(mine: int, theirs: int) -> float:
+def _score(mine: float, theirs: float) -> float:
     if mine < theirs:
         return 1.0
     return 0.5 if mine == theirs else 0.0

@@ -23,6 +23,7 @@ from service.domain.errors import all_error_classes
 from service.game.errors import GameServiceError
 from tests.api.client import (
     ADMIN,
+    ADMIN_TOKEN,
     PUBLIC,
     Api,
     Game,
@@ -39,6 +40,7 @@ from tests.api.client import (
     tag,
 )
 from tests.api.test_rummy500 import called_game
+from tests.players.signing import assertion, hmac_key
 
 ANN, BOB = 0, 1
 ANN_HAND = "KD QD JD 10C 9D 2D 3D 5C 6C 8D"
@@ -167,6 +169,25 @@ def stacking_the_deck_of_a_game_a_stranger_will_join(api: Api) -> Attempt:
 def creating_a_game_with_a_token_that_is_not_the_admins(api: Api) -> Attempt:
     headers = {"Authorization": "Bearer not-the-admin-token"}
     return Attempt(lambda: api.client.post("/games", json={"seats": 2}, headers=headers))
+
+
+@scenario(409, "player_already_seated")
+def seating_one_vouched_for_player_twice(api: Api) -> Attempt:
+    key = hmac_key()
+    registered = api.client.post(
+        "/platforms",
+        json={"name": "Parlour", "key": key.body},
+        headers={"Authorization": f"Bearer {ADMIN_TOKEN}"},
+    ).json()
+    alice = {"name": "Al", "player_assertion": assertion(key, registered["platform_id"], "al")}
+    body = {"players": [alice, alice]}
+    return Attempt(lambda: api.client.post("/games", json=body), detail_names="already has a seat")
+
+
+@scenario(422, "rated_needs_players")
+def a_rated_game_with_an_anonymous_seat(api: Api) -> Attempt:
+    body = {"players": [{"name": "Ann"}, {"name": "Bot", "bot": "basic"}], "rated": True}
+    return Attempt(lambda: api.client.post("/games", json=body), detail_names="player_assertion")
 
 
 # --- 404 --------------------------------------------------------------------

@@ -68,9 +68,9 @@ def test_with_view_the_stream_sends_the_callers_view_each_time_it_has_caught_up(
 ) -> None:
     made: list[int] = []
 
-    def counted(state: Any, viewer: Viewer) -> GameView:
+    def counted(state: Any, viewer: Viewer, shown: Any = None) -> GameView:
         made.append(state.version)
-        return game_view(state, viewer)
+        return game_view(state, viewer, shown)
 
     monkeypatch.setattr(service.projections.shared, "game_view", counted)
     with served(sqlite_store) as (wiring, client):

@@ -23,6 +23,7 @@ GAME_ID = UUID(int=7)
 class Seat:
     name: str
     bot: str | None = None
+    pseudonym: str | None = None
 
 
 @dataclass

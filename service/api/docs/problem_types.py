@@ -15,6 +15,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from http import HTTPStatus
 
+from service.api.docs.player_problems import PLAYER_PROBLEM_ROWS
+
 TYPE_PREFIX = "/problems/"
 """The problem `type` of a code is this prefix and the code."""
 
@@ -488,5 +490,6 @@ PROBLEM_TYPES: Mapping[str, ProblemType] = {
         "The readiness probe failed: the event store does not answer in time, or cannot write.",
         "Route traffic elsewhere until `/ready` answers 200.",
     ),
+    **{code: ProblemType(*row) for code, row in PLAYER_PROBLEM_ROWS.items()},
 }
 """Every code the service answers with, by code."""

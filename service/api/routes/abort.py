@@ -55,6 +55,7 @@ class AbortController(Controller):
         require_admin(authorization, services.admin_token, "aborting a game")
 
         def work() -> GameView:
-            return game_view(services.games.abort(game_id, data.reason), ADMIN)
+            state = services.games.abort(game_id, data.reason)
+            return game_view(state, ADMIN, services.views.shown(state))
 
         return await services.run(work, heavy=services.rebuilds(game_id))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 from uuid import UUID
 
@@ -17,7 +18,7 @@ from service.api.transport.conditional import EXPORT_ETAG, NOT_MODIFIED, IfNoneM
 from service.domain.events import GAME_OVER_EVENTS
 from service.game.event_records import GameEvent
 from service.projections.audit_export import PAGE, AuditExport, export_chunks, export_name
-from service.projections.views import ADMIN, PUBLIC, Viewer
+from service.projections.views import ADMIN, PUBLIC, ShownPlayer, Viewer
 
 _EXAMPLE = {
     "format": "straight-rummy/audit/v1",
@@ -122,8 +123,27 @@ class AuditController(Controller):
         def read_page(after: int) -> list[GameEvent]:
             return services.games.events_after(game_id, after, PAGE, upto=version)
 
-        chunks = export_chunks(str(game_id), read_page)
-        return exports.send(place, chunks, keep_as=name if over else None, tag=tag)
+        looked = _Lookup(services)
+        chunks = export_chunks(str(game_id), read_page, looked)
+        # Who a vouched-for seat is can change (an erasure): such an export is never kept.
+        keep_as = name if over else None
+        return exports.send(place, chunks, keep_as=keep_as, tag=tag, keep_if=looked.nobody)
+
+
+class _Lookup:
+    """The players' lookup for one export (service/players/), remembering whether the
+    game had any vouched-for seat: an export that shows one is made afresh each time."""
+
+    def __init__(self, services: Services) -> None:
+        self.players = services.players
+        self.asked = False
+
+    def __call__(self, wanted: Sequence[str]) -> Mapping[str, ShownPlayer]:
+        self.asked = True
+        return {} if self.players is None else self.players.shown(wanted)
+
+    def nobody(self) -> bool:
+        return not self.asked
 
 
 def _reader(services: Services, game_id: UUID, authorization: str | None) -> Viewer:

@@ -28,7 +28,7 @@ import shutil
 import tempfile
 import threading
 import weakref
-from collections.abc import AsyncGenerator, Iterator
+from collections.abc import AsyncGenerator, Callable, Iterator
 from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
@@ -207,11 +207,18 @@ class Exports:
             self._sending -= 1
 
     def send(
-        self, place: ExportPlace, chunks: Iterator[bytes], *, keep_as: str | None, tag: str
+        self,
+        place: ExportPlace,
+        chunks: Iterator[bytes],
+        *,
+        keep_as: str | None,
+        tag: str,
+        keep_if: Callable[[], bool] = lambda: True,
     ) -> Stream:
-        """The response that sends `chunks` (kept as `keep_as`, if named) in `place`."""
+        """The response that sends `chunks` (kept as `keep_as`, if named, and if `keep_if`
+        says so once they are all sent) in `place`."""
         kept = None if keep_as is None else self.cache.start(keep_as)
-        return _response(_sent(place, chunks, kept), tag)
+        return _response(_sent(place, chunks, kept, keep_if), tag)
 
     def send_kept(self, place: ExportPlace, path: Path, tag: str) -> Stream | None:
         """The response that sends the kept export at `path`; None if it is gone."""
@@ -220,7 +227,7 @@ class Exports:
         except OSError:  # removed meanwhile (another process trimmed it), or unreadable
             return None
         size = os.fstat(file.fileno()).st_size
-        return _response(_sent(place, _read(file), None), tag, size)
+        return _response(_sent(place, _read(file), None, lambda: False), tag, size)
 
 
 class ExportPlace:
@@ -261,7 +268,7 @@ async def _close(body: AsyncGenerator[bytes]) -> None:
 
 
 async def _sent(
-    place: ExportPlace, chunks: Iterator[bytes], kept: Kept | None
+    place: ExportPlace, chunks: Iterator[bytes], kept: Kept | None, keep_if: Callable[[], bool]
 ) -> AsyncGenerator[bytes]:
     """Each chunk, made in a worker thread (it reads the store or a file), then sent;
     the place is given back however the sending ends."""
@@ -276,7 +283,7 @@ async def _sent(
         close = getattr(chunks, "close", None)
         if close is not None:
             close()
-        if kept is not None and complete:
+        if kept is not None and complete and keep_if():
             await anyio.to_thread.run_sync(kept.keep)
         elif kept is not None:
             kept.drop()  # on the loop: a cancelled or closed generator awaits nothing

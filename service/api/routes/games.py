@@ -26,6 +26,7 @@ from service.api import schemas as s
 from service.api.auth import require_admin_or_nobody, require_player, viewer_for
 from service.api.deps import BEARER, NO_TOKEN, OPTIONAL_BEARER, Authorization, Services
 from service.api.docs.responses import problems
+from service.api.players import vouched_joiner, vouched_players
 from service.api.transport.conditional import (
     ETAG,
     NOT_MODIFIED,
@@ -106,10 +107,11 @@ def _view(
 ) -> Response[GameView] | _Costly:
     """`viewer`'s view of `state`, shared with every caller of the kind at this version;
     left for a worker thread if it may take long and this runs on the event loop."""
-    made = services.views.find(state.game_id, state.version, viewer)
+    shown = services.views.shown(state)  # one look-up of its players, if it has any
+    made = services.views.find(state, state.version, viewer, shown)
     if made is None and not threaded and costly(state.table, viewer):
         return _Costly(state, viewer, tag)
-    return _json(made if made is not None else services.views.view(state, viewer), tag)
+    return _json(made if made is not None else services.views.view(state, viewer, shown), tag)
 
 
 async def _seat_request(
@@ -245,7 +247,8 @@ class GamesController(Controller):
     ) -> Response[out.CreatedGame]:
         def work() -> Response[out.CreatedGame]:
             by_admin = require_admin_or_nobody(authorization, services.admin_token)
-            new = convert.new_game(data, by_admin=by_admin, caps=services.caps)
+            vouched = vouched_players(services.players, data.players or [])
+            new = convert.new_game(data, by_admin=by_admin, caps=services.caps, vouched=vouched)
             created = services.games.create_game(
                 new, convert.creation_idempotency(idempotency_key, data)
             )
@@ -253,7 +256,7 @@ class GamesController(Controller):
                 **etag(view_tag(created.version, PUBLIC)),
                 **game_location(created.game_id),
             }
-            return Response(convert.created_game(created, data), headers=headers)
+            return Response(convert.created_game(created, data, vouched), headers=headers)
 
         # Heavy with a bot seated: the deal may be a bot's to play first.
         return await services.run(work, heavy=any(p.bot for p in data.players or ()))
@@ -263,7 +266,7 @@ class GamesController(Controller):
         operation_id="joinGame",
         summary="Join an open seat",
         status_code=201,
-        responses=problems(404, 409, 413, 422, 429),
+        responses=problems(401, 404, 409, 413, 422, 429),
         response_headers=[ETAG, LOCATION],
         throttle="join",
         security=NO_TOKEN,
@@ -291,8 +294,9 @@ class GamesController(Controller):
         idempotency_key: CreationKey = None,
     ) -> Response[out.JoinedSeat]:
         def work() -> Response[out.JoinedSeat]:
+            wanted = convert.new_seat(data, vouched_joiner(services.players, data))
             joined = services.games.join_game(
-                game_id, convert.new_seat(data), convert.creation_idempotency(idempotency_key, data)
+                game_id, wanted, convert.creation_idempotency(idempotency_key, data)
             )
             headers = {
                 **etag(view_tag(joined.version, Viewer(seat=joined.seat))),

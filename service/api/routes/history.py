@@ -138,7 +138,7 @@ class HistoryController(Controller):
                 unchanged = not_modified(if_none_match, tag)
                 if unchanged is not None:
                     return unchanged
-                made = services.views.find(game_id, version, viewer)
+                made = services.views.find(now, version, viewer)
                 if made is not None:
                     return EncodedView(made, tag)
             then = services.games.state(game_id, version=version)

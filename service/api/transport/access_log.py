@@ -7,7 +7,8 @@ logged outside a request carry `"request_id": null`. Each request ends with
 one access line (method, route, path, status, duration).
 
 What never reaches a log: headers (so no token), bodies and query strings
-(so no card, and no stream ticket), and, as a last guard, anything shaped
+(so no card, no stream ticket and no player assertion), a player's id in a
+path (`logged_path`), and, as a last guard, anything shaped
 like a bearer token, a player token, a stream ticket or a card code is masked
 in every line.
 """
@@ -200,19 +201,29 @@ class RequestLog:
             try:
                 await self.app(scope, receive, send_with_id)
             finally:
+                path = logged_path(http["path"])
                 self.log.info(
                     "%s %s %s",
                     http["method"],
-                    http["path"],
+                    path,
                     status,
                     extra={
                         "method": http["method"],
                         "route": route_of(http),
-                        "path": http["path"],
+                        "path": path,
                         "status": status,
                         "duration_ms": round((time.perf_counter() - started) * 1000, 3),
                     },
                 )
+
+
+_PLAYER_IN_PATH = re.compile(r"(/players/)[^/]+")
+
+
+def logged_path(path: str) -> str:
+    """`path` as logged: a player's id in it (`/platforms/{id}/players/{player}`) masked,
+    as player references never reach a log in clear (docs/privacy.md)."""
+    return _PLAYER_IN_PATH.sub(r"\1***", path) if "/players/" in path else path
 
 
 def route_of(scope: HTTPScope) -> str:

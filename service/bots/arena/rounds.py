@@ -22,6 +22,7 @@ from typing import Any
 from service.bots.playout import Finish, play_game
 from service.bots.search.budget import SCALE_VARIABLE
 from service.bots.strategies import strategy
+from service.domain.places import finishing_places
 from service.domain.rules import RuleSet
 
 
@@ -112,24 +113,9 @@ def play_arena_round(job: RoundJob) -> RoundResult:
 
 
 def place_of(finish: Finish, seat: int) -> float:
-    """`seat`'s finishing place: 1 for the winner; the others by their final totals,
-    better in the direction the winner's total lies (the highest where points are
-    won, the lowest where they are penalties). Ties share their mean place; in an
-    unfinished game everyone shares them all."""
-    players = len(finish.totals)
-    if finish.winner is None:
-        return (players + 1) / 2
-    if seat == finish.winner:
-        return 1.0
-    totals = finish.totals
-    won = totals[finish.winner]
-    lower_wins = won < max(totals)
-    mine = totals[seat]
-    others = [total for at, total in enumerate(totals) if at not in (seat, finish.winner)]
-    better = sum(1 for total in others if (total < mine if lower_wins else total > mine))
-    tied = sum(1 for total in others if total == mine)
-    # Behind the winner and those better; among the tied, the mean of their places.
-    return 2 + better + tied / 2
+    """`seat`'s finishing place (service/domain/places.py): 1 for the winner, the
+    others by their final totals; in an unfinished game everyone shares them all."""
+    return finishing_places(finish.winner, finish.totals)[seat]
 
 
 def use_budget_scale(scale: float) -> None:
