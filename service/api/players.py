@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from service.api import schemas as s
 from service.api.auth import bearer_token, is_admin
 from service.api.errors import Forbidden, Unauthorized
+from service.domain.errors import InvalidSeating
 from service.players.errors import UnknownKey
 from service.players.identities import Identities, Vouched
 
@@ -20,7 +21,10 @@ from service.players.identities import Identities, Vouched
 def vouched_players(
     identities: Identities | None, players: Sequence[s.NewPlayer]
 ) -> list[Vouched | None]:
-    """The player each named seat's assertion vouches for (None: an anonymous seat)."""
+    """The player each named seat's assertion vouches for (None: an anonymous seat). A
+    bot's seat with one is refused before any is vouched for (nothing kept of it)."""
+    if any(player.bot is not None and player.player_assertion for player in players):
+        raise InvalidSeating("A bot's seat takes no `player_assertion`.")
     return [_vouched(identities, player.player_assertion) for player in players]
 
 

@@ -71,6 +71,8 @@ def test_after_erasure_nothing_shown_reveals_the_player_and_exports_verify(
     assert verify_export(before.json()).ok
     view = client.get(f"/games/{open_game}").json()["players"]
     assert (view[1]["player"], view[1]["name"]) == (platform.ref(PLAYER), NAME)
+    replayed = client.get(f"/games/{open_game}/replay", params={"version": 2}).json()
+    assert replayed["players"][1]["player"] == platform.ref(PLAYER), "before: shown"
     for game_id in (finished, open_game):
         assert not reveals(stored_bytes(wiring.games, game_id), platform), "never in events"
 
@@ -101,6 +103,13 @@ def test_after_erasure_nothing_shown_reveals_the_player_and_exports_verify(
     ], "only the erased player is gone"
     seats = client.get(f"/games/{open_game}").json()["players"]
     assert [(p["player"], p["name"]) for p in seats] == [(None, "Cy"), (None, "erased")]
+    for version in (1, 2):  # replays rebuild an earlier version, and show it as now
+        replay = client.get(f"/games/{open_game}/replay", params={"version": version})
+        assert replay.status_code == 200
+        assert not reveals(replay.content, platform)
+    lobby = client.get("/lobby")
+    assert lobby.status_code == 200
+    assert not reveals(lobby.content, platform)
     events = client.get(f"/games/{finished}/events", headers=ADMIN)
     assert events.status_code == 200
     assert not reveals(events.content, platform)
