@@ -68,6 +68,9 @@ class Cursor:
 class LobbySeat:
     name: str
     bot: str | None = None
+    player: str | None = None
+    """The pseudonym of a player a platform vouched for (its `name` is then `""`): the
+    lobby's page shows the name its players' tables keep (service/players/)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,7 +119,12 @@ class OpenGame:
 
     def players_json(self) -> str:
         return json.dumps(
-            [None if seat is None else [seat.name, seat.bot] for seat in self.players]
+            [
+                None
+                if seat is None
+                else [seat.name, seat.bot] + ([] if seat.player is None else [seat.player])
+                for seat in self.players
+            ]
         )
 
     @staticmethod
@@ -168,7 +176,9 @@ def fold(rows: Mapping[UUID, OpenGame], events: Iterable[Any]) -> Changes:
             continue  # unlisted, full from the start, or an event of no concern
         players = list(row.players)
         joined_as: Any = event  # a join's details are in its state (events.SEAT_DETAILS)
-        players[joined_as.seat] = LobbySeat(joined_as.name, joined_as.bot)
+        players[joined_as.seat] = LobbySeat(
+            joined_as.name, joined_as.bot, getattr(joined_as, "player", None)
+        )
         joined = replace(row, players=tuple(players))
         changes[game_id] = joined if joined.open_seats > 0 else None
     return changes
@@ -184,7 +194,8 @@ def _open_game(created: GameCreated) -> OpenGame | None:
         variant=rules.variant.value,
         rules=rules.shown(),
         players=tuple(
-            None if seat is None else LobbySeat(seat["name"], seat["bot"]) for seat in created.seats
+            None if seat is None else LobbySeat(seat["name"], seat["bot"], seat.get("player"))
+            for seat in created.seats
         ),
         created_at=(created.timestamp - _EPOCH) // _MICROSECOND,
     )

@@ -135,3 +135,21 @@ def test_a_bot_seat_takes_no_assertion(client: TestClient[Litestar], platform: P
         {"name": "b", "bot": "basic", "player_assertion": platform.asserts("bob")},
     )
     assert (answer.status_code, answer.json()["code"]) == (422, "invalid_seating")
+
+
+def test_the_lobby_names_a_vouched_seat_as_its_view_does(
+    client: TestClient[Litestar], platform: Platform
+) -> None:
+    answer = create(
+        client, {"name": "typed", "player_assertion": platform.asserts("al", "Al")}, seats=2
+    )
+    game_id = answer.json()["game_id"]
+
+    def listed() -> list[Any]:
+        [game] = [g for g in client.get("/lobby").json()["games"] if g["game_id"] == game_id]
+        return [seat and seat["name"] for seat in game["players"]]
+
+    assert listed() == ["Al", None], "the asserted name, not the stored empty one"
+    erased = client.delete(f"/platforms/{platform.platform_id}/players/al", headers=ADMIN)
+    assert erased.status_code == 204
+    assert listed() == ["erased", None]

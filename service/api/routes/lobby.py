@@ -8,6 +8,7 @@ is in the lobby's rows at all.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import partial
 from typing import Annotated
 
@@ -24,6 +25,7 @@ from service.api.errors import problem
 from service.domain.presets import MIN_PLAYERS, MOST_PLAYERS
 from service.domain.rule_values import Variant
 from service.game.application import RummyApplication
+from service.projections.views import PlayerLookup, nobody
 from service.store.lobby_rows import CURSOR_PATTERN, BadCursor, Cursor, LobbyQuery, OpenGame
 
 DEFAULT_LIMIT = 20
@@ -117,18 +119,25 @@ class LobbyController(Controller):
             players=players,
             min_open=min_open,
         )
-        return await services.run(partial(lobby_page, services.games, query))
+        lookup = nobody if services.players is None else services.players.shown
+        return await services.run(partial(lobby_page, services.games, query, lookup))
 
 
-def lobby_page(games: RummyApplication, query: LobbyQuery) -> out.LobbyPage:
+def lobby_page(
+    games: RummyApplication, query: LobbyQuery, lookup: PlayerLookup = nobody
+) -> out.LobbyPage:
+    """One page of the lobby; a vouched-for seat named as `lookup` (the players' tables)
+    names its pseudonym now."""
     page = games.lobby_page(query)
+    vouched = [seat.player for game in page.games for seat in game.players if seat and seat.player]
+    names = {pseudonym: shown.name for pseudonym, shown in lookup(vouched).items()}
     return out.LobbyPage(
-        games=[_shown(game) for game in page.games],
+        games=[_shown(game, names) for game in page.games],
         next=None if page.next is None else page.next.encode(),
     )
 
 
-def _shown(game: OpenGame) -> out.LobbyGame:
+def _shown(game: OpenGame, names: Mapping[str, str]) -> out.LobbyGame:
     return out.LobbyGame(
         game_id=str(game.game_id),
         variant=Variant(game.variant),
@@ -141,7 +150,7 @@ def _shown(game: OpenGame) -> out.LobbyGame:
             if seat is None
             else out.LobbySeat(
                 seat=number,
-                name=seat.name,
+                name=seat.name if seat.player is None else names.get(seat.player, seat.name),
                 bot=None if seat.bot is None else s.BotName(seat.bot),
             )
             for number, seat in enumerate(game.players)
