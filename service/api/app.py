@@ -30,6 +30,7 @@ from service.api.routes.history import HistoryController
 from service.api.routes.home import home
 from service.api.routes.live_events import StreamController
 from service.api.routes.lobby import LobbyController
+from service.api.routes.matchmaking import MatchmakingController
 from service.api.routes.platforms import PlatformsController
 from service.api.routes.tickets import StreamTicketsController
 from service.api.routes.webhooks import WebhooksController
@@ -47,6 +48,8 @@ from service.config import SERVICE_NAME, Settings
 from service.game.application import RummyApplication
 from service.game.event_feed import Feed
 from service.game.store_health import StoreHealth
+from service.matchmaking.matcher import Matcher
+from service.matchmaking.tickets import Matchmaking
 from service.players.identities import Identities
 from service.webclient.served import play_router
 from service.webhooks.admin import WebhookAdmin
@@ -70,16 +73,19 @@ def create_app(
     webhooks: WebhookAdmin | None = None,
     sender: Sender | None = None,
     players: Identities | None = None,
+    matchmaking: Matchmaking | None = None,
+    matcher: Matcher | None = None,
     closing: Sequence[Callable[[], None]] = (),
 ) -> Litestar:
     """The HTTP service over parts made by the composition root (service/bootstrap.py):
     `games` already tells `metrics` and `hub` of its saves; `clocks`, the turn clocks'
-    keeper, and `sender`, which delivers the webhooks, run while the app does; `closing`
-    is called when it stops (the bots' process pool)."""
+    keeper, `sender`, which delivers the webhooks, and `matcher`, which seats the
+    matchmaking tickets, run while the app does; `closing` is called when it stops (the
+    bots' process pool)."""
     for secret in (settings.admin_token, settings.metrics_token):
         if secret is not None:
             mask_also(secret)
-    services = Services.from_settings(settings, games, feed, webhooks, players)
+    services = Services.from_settings(settings, games, feed, webhooks, players, matchmaking)
     starting: list[Any] = [lambda: end_streams_on_signals(hub), metrics.process_started]
     stopping: list[Any] = [
         hub.close,
@@ -92,6 +98,9 @@ def create_app(
         # Called without the app (litestar hands it to a hook that takes an argument).
         stopping.insert(0, lambda: clocks.stop())
     stopping.extend(closing)
+    if matcher is not None:
+        starting.append(matcher.start)  # a thread of its own
+        stopping.insert(0, lambda: matcher.stop())
     if sender is not None:
         starting.append(sender.start)
         stopping.insert(0, sender.close)
@@ -109,6 +118,7 @@ def create_app(
             FeedController,
             WebhooksController,
             PlatformsController,
+            MatchmakingController,
             LobbyController,
             MetricsController,
             home,

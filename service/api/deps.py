@@ -53,6 +53,7 @@ from service.api.routes.exports import Exports
 from service.config import Settings, Store
 from service.game.application import RummyApplication
 from service.game.event_feed import Feed
+from service.matchmaking.tickets import Matchmaking
 from service.players.identities import Identities
 from service.projections.chain_heads import ChainHeads
 from service.projections.shared import SharedViews
@@ -85,6 +86,8 @@ class Services:
     players: Identities | None = None
     """Platforms and the players they vouch for (service/players/; None: an app without
     them, where a `player_assertion` is refused)."""
+    matchmaking: Matchmaking | None = None
+    """Matchmaking's tickets (service/matchmaking/; None: an app without them)."""
     views: SharedViews = field(default_factory=SharedViews)
     """The views made lately, shared by every caller of the same kind (the module
     service/projections/shared.py)."""
@@ -102,10 +105,12 @@ class Services:
         feed: Feed,
         webhooks: WebhookAdmin | None = None,
         players: Identities | None = None,
+        matchmaking: Matchmaking | None = None,
     ) -> Services:
         return cls(
             webhooks=webhooks,
             players=players,
+            matchmaking=matchmaking,
             # Views of games with vouched-for seats show who they are now (shared.py).
             views=SharedViews(lookup=players.shown) if players is not None else SharedViews(),
             games=games,
