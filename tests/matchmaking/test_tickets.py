@@ -6,6 +6,7 @@ variant; the `match_found` webhook item."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from uuid import UUID
 
 import pytest
@@ -17,9 +18,9 @@ from tests.players.service import bearer
 
 
 @pytest.fixture
-def service(store: StoreUnderTest) -> Served:
+def service(store: StoreUnderTest) -> Iterator[Served]:
     with served(store) as opened:
-        yield opened  # type: ignore[misc]
+        yield opened
 
 
 def test_two_tickets_of_one_pool_are_seated_at_one_game_each_with_its_own_seat(
