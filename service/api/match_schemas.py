@@ -1,6 +1,6 @@
 """The bodies of matchmaking (routes/matchmaking.py, docs/players.md "Matchmaking").
 
-Names and shapes are the contract's (API.md, "Players across games").
+The contract is docs/players.md, "Matchmaking".
 """
 
 from __future__ import annotations

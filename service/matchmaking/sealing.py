@@ -54,8 +54,8 @@ def seal_key(token: str) -> str:
     return base64.urlsafe_b64encode(_raw(_private(token).public_key())).decode()
 
 
-def _aead(shared: bytes, ephemeral: bytes, recipient: bytes) -> AESGCM:
-    key = HKDF(hashes.SHA256(), 32, salt=ephemeral + recipient, info=_INFO).derive(shared)
+def _aead(exchanged: bytes, ephemeral: bytes, recipient: bytes) -> AESGCM:
+    key = HKDF(hashes.SHA256(), 32, salt=ephemeral + recipient, info=_INFO).derive(exchanged)
     return AESGCM(key)
 
 
@@ -63,10 +63,10 @@ def seal(public_key: str, secret: str) -> str:
     """`secret` sealed to `public_key`: ephemeral key, nonce and ciphertext, base64."""
     recipient = base64.urlsafe_b64decode(public_key)
     ephemeral = X25519PrivateKey.generate()
-    shared = ephemeral.exchange(X25519PublicKey.from_public_bytes(recipient))
+    exchanged = ephemeral.exchange(X25519PublicKey.from_public_bytes(recipient))
     sender = _raw(ephemeral.public_key())
     nonce = os.urandom(12)
-    sealed = _aead(shared, sender, recipient).encrypt(nonce, secret.encode("utf-8"), None)
+    sealed = _aead(exchanged, sender, recipient).encrypt(nonce, secret.encode("utf-8"), None)
     return base64.urlsafe_b64encode(sender + nonce + sealed).decode()
 
 
@@ -75,6 +75,6 @@ def open_sealed(token: str, sealed: str) -> str:
     data = base64.urlsafe_b64decode(sealed)
     sender, nonce, body = data[:32], data[32:44], data[44:]
     private = _private(token)
-    shared = private.exchange(X25519PublicKey.from_public_bytes(sender))
+    exchanged = private.exchange(X25519PublicKey.from_public_bytes(sender))
     recipient = _raw(private.public_key())
-    return _aead(shared, sender, recipient).decrypt(nonce, body, None).decode("utf-8")
+    return _aead(exchanged, sender, recipient).decrypt(nonce, body, None).decode("utf-8")
