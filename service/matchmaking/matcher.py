@@ -10,7 +10,7 @@ One pass (`run_once`, also what the background thread does every poll):
 3. **Group** the waiting tickets of each pool: full tables first, then, among
    the tickets whose `bots_after_seconds` passed (by bot level), smaller
    tables that bots complete.
-4. **Claim** every group in one short transaction (service/store/match_tickets.py:
+4. **Claim** the groups, `CLAIM_BATCH` in one short transaction (service/store/match_tickets.py:
    `FOR UPDATE SKIP LOCKED` on PostgreSQL, so of two matchers that formed the
    same group one claims it; the other's claim skips it). The claim writes
    the match's id, its creation key, the game's id and each ticket's seat:
@@ -57,6 +57,9 @@ log = logging.getLogger("service.matchmaking")
 
 LEASE_SECONDS = 30.0
 """A match claimed this long ago and not finished is taken over by another matcher."""
+CLAIM_BATCH = 16
+"""Tables claimed in one transaction, then seated, before the next are claimed: the
+first tickets are seated soon, and replicas seat different batches at once."""
 _DRAW = secrets.SystemRandom()
 
 
@@ -146,14 +149,20 @@ class Matcher:
             if self.table.retake(first.match_id, first.claimed, now):
                 recovered += self._finished(rows)
         claims, rows_of = self._claims(self.table.waiting(), now)
-        made = self.table.claim(claims, now) if claims else []
+        batches = [claims[at : at + CLAIM_BATCH] for at in range(0, len(claims), CLAIM_BATCH)]
+        # Other replicas formed the same tables from the same tickets: each takes the
+        # batches in an order of its own, so they seat different ones at once.
+        _DRAW.shuffle(batches)
         matches = 0
-        for claim in made:
-            claimed = [
-                replace(rows_of[ticket_id], **_as_claimed(claim, seat))
-                for ticket_id, seat in claim.seats.items()
-            ]
-            matches += self._finished(claimed)
+        for batch in batches:
+            if self._stop.is_set():
+                break
+            for claim in self.table.claim(batch, now):
+                claimed = [
+                    replace(rows_of[ticket_id], **_as_claimed(claim, seat))
+                    for ticket_id, seat in claim.seats.items()
+                ]
+                matches += self._finished(claimed)
         return Pass(expired=expired, matches=matches, recovered=recovered)
 
     def _finished(self, rows: Sequence[TicketRow]) -> int:
