@@ -109,6 +109,9 @@ class Matcher:
         self._stop.set()
         if self._thread is not None:
             self._thread.join(timeout)
+        if self._lock_file is not None:  # another process of the file matches now
+            self._lock_file.close()
+            self._lock_file = None
 
     def _loop(self) -> None:
         failing = False
