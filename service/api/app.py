@@ -208,6 +208,13 @@ def openapi_config() -> OpenAPIConfig:
                 ),
             ),
             Tag(
+                name="players",
+                description=(
+                    "Players across games: the platforms that vouch for them, and "
+                    "matchmaking by rating (docs/players.md)."
+                ),
+            ),
+            Tag(
                 name="lobby",
                 description="The listed games that have open seats, for a player to join.",
             ),

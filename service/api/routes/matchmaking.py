@@ -8,7 +8,7 @@ tickets runs in the background (service/matchmaking/matcher.py).
 
 from __future__ import annotations
 
-from litestar import Controller, Response, delete, get, post
+from litestar import Controller, HttpMethod, Response, delete, get, post, route
 from litestar.di import NamedDependency
 from litestar.openapi.spec import Example
 from litestar.params import FromPath, JSONBody
@@ -16,7 +16,7 @@ from litestar.params import FromPath, JSONBody
 from service.api import convert
 from service.api import match_schemas as ms
 from service.api.auth import bearer_token
-from service.api.deps import BEARER, Authorization, Services
+from service.api.deps import BEARER, NO_TOKEN, Authorization, Services
 from service.api.docs.responses import problems
 from service.api.errors import Unauthorized
 from service.matchmaking.tickets import DEFAULT_BOT, Matchmaking, Ticket, Wanted
@@ -54,11 +54,24 @@ class MatchmakingController(Controller):
     path = "/matchmaking"
     tags = ["players"]  # noqa: RUF012 - litestar reads it as a class attribute
 
+    # litestar 2.25 answers `OPTIONS` from a path's first handler only (see
+    # routes/webhooks.py): a ticket's path has two methods, listed here (named to come
+    # first: a controller registers its handlers in the order of their names).
+    @route(
+        "/{ticket_id:str}",
+        http_method=[HttpMethod.OPTIONS],
+        include_in_schema=False,
+        sync_to_thread=False,
+    )
+    def allow_on_ticket(self) -> Response[None]:
+        return Response(None, status_code=204, headers={"Allow": "DELETE, GET, OPTIONS"})
+
     @post(
         "/",
         operation_id="openTicket",
         summary="Wait to be seated with players of about one's rating",
         status_code=201,
+        security=NO_TOKEN,
         responses=problems(401, 409, 422),
         description=(
             "Opens a ticket for the player the `player_assertion` vouches for. Tickets of "
