@@ -16,6 +16,10 @@ uses when it is made (nothing is wired afterwards):
   with the app (`RUMMY_CLOCKS`), which also plays the games left to bots alone
   (`RUMMY_BOT_PACE_MS`), and the bots' process pool if any
   (`RUMMY_BOT_PROCESSES`: ended with the app);
+- matchmaking (service/matchmaking/): its tickets kept beside the events, rated by
+  the players' standings (service/standings/), and its matcher, started and
+  stopped with the app where the clocks are kept (`RUMMY_CLOCKS`); the webhooks
+  send its `match_found` items;
 - the litestar app (service/api/app.py), served by `rummy serve`.
 
 Everything that runs the service builds through it: `rummy serve` (in each
@@ -28,7 +32,8 @@ else differs.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import os
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from uuid import UUID
@@ -45,14 +50,18 @@ from service.bots.seats import BotSeats
 from service.clocks.deadlines import Due
 from service.clocks.timekeeper import ClockKeeper, ClockObserver
 from service.config import Settings, Store
+from service.domain.rules import RuleSet
 from service.game.application import Now, RummyApplication, utc_now
 from service.game.bot_turns import BotPlayers
 from service.game.errors import StoreUnavailable
 from service.game.event_feed import Feed
 from service.game.store_health import StoreHealth
 from service.game.unit import SaveObserver
+from service.matchmaking.matcher import Matcher
+from service.matchmaking.tickets import Matchmaking
 from service.players.identities import Identities
 from service.standings.standings import Standings
+from service.store.match_tickets import tickets_for
 from service.store.player_tables import player_tables
 from service.store.schema_lock import schema_lock
 from service.webhooks.admin import WebhookAdmin
@@ -80,6 +89,9 @@ class Wiring:
     app: Litestar
     clocks: ClockKeeper | None
     """None: this process keeps no turn clocks (`RUMMY_CLOCKS=off`, or no bots)."""
+    matchmaking: Matchmaking
+    matcher: Matcher | None
+    """None: this process matches no tickets (`RUMMY_CLOCKS=off`)."""
 
 
 def bootstrap(
@@ -101,9 +113,13 @@ def bootstrap(
     clocks = clock_keeper(settings, games, observer=metrics)
     hub = EventHub(feed, channels, StreamSettings.from_settings(settings))
     endpoints = endpoints_for(games.recorder)
+    identities = Identities(player_tables(games.recorder), name_problem)
+    standings = Standings(games.recorder, games.mapper)
+    matchmaking = open_matchmaking(games, identities, standings)
+    matcher = matcher_for(settings, games, matchmaking, told=doorbell.ring)
     sender = Sender(
         endpoints,
-        feed_reader(feed, games),
+        feed_reader(feed, games, matchmaking.found),
         feed.last_position,
         Policy.from_settings(settings),
         doorbell,
@@ -120,8 +136,10 @@ def bootstrap(
         clocks=clocks,
         webhooks=WebhookAdmin(endpoints, feed.last_position, doorbell),
         sender=sender,
-        players=Identities(player_tables(games.recorder), name_problem),
-        standings=Standings(games.recorder, games.mapper),
+        players=identities,
+        standings=standings,
+        matchmaking=matchmaking,
+        matcher=matcher,
         closing=[bots.close] if isinstance(bots, BotSeats) and bots.processes > 0 else [],
     )
     return Wiring(
@@ -133,6 +151,52 @@ def bootstrap(
         sender=sender,
         app=app,
         clocks=clocks,
+        matchmaking=matchmaking,
+        matcher=matcher,
+    )
+
+
+def open_matchmaking(
+    games: RummyApplication, identities: Identities, standings: Standings
+) -> Matchmaking:
+    """Matchmaking's tickets in `games`' store, each rated by the players' standings."""
+
+    def rating_of(pseudonym: str, rules: RuleSet) -> float | None:
+        wanted = (rules.variant.value, None if rules.format is None else rules.format.value)
+        for rated in standings.ratings(pseudonym):
+            if (rated.variant, rated.format) == wanted:
+                return rated.rating
+        return None
+
+    def shown(pseudonyms: Iterable[str]) -> dict[str, tuple[str | None, str]]:
+        return {key: (seen.player, seen.name) for key, seen in identities.shown(pseudonyms).items()}
+
+    return Matchmaking(
+        tickets_for(games.recorder), rating_of, shown, now=lambda: games.now().timestamp()
+    )
+
+
+def matcher_for(
+    settings: Settings,
+    games: RummyApplication,
+    matchmaking: Matchmaking,
+    *,
+    told: Callable[[], None] = lambda: None,
+) -> Matcher | None:
+    """The matcher of `matchmaking`'s tickets (not started), where the clocks are kept;
+    on SQLite the one process holding `<database>.matchmaking`'s lock matches."""
+    if not settings.clocks:
+        return None
+    lock_path = None
+    if settings.store is Store.SQLITE and ":memory:" not in settings.sqlite_path:
+        lock_path = os.path.abspath(os.path.expanduser(settings.sqlite_path)) + ".matchmaking"
+    return Matcher(
+        matchmaking.table,
+        games,
+        poll_seconds=settings.matchmaking_poll_ms / 1000,
+        lock_path=lock_path,
+        told=told,
+        now=lambda: games.now().timestamp(),
     )
 
 

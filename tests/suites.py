@@ -81,8 +81,8 @@ SUITES = (
     Suite(
         "scale",
         "replicas of `rummy serve` on one PostgreSQL, one killed mid-game; the "
-        "clocks and the store's start across processes",
-        180,
+        "clocks, matchmaking and the store's start across processes",
+        240,
         ("tests/scale",),
     ),
     Suite(

@@ -13,12 +13,15 @@
     players       the store (its side tables) and config: identity a platform
                   vouches for, pseudonyms, erasure; nothing of the game
     api           the game, the store, the clocks, the projections, the domain,
-                  config, the webhooks, the players and the web client; not bootstrap
+                  config, the webhooks, the players, matchmaking and the web client;
+                  not bootstrap
     webclient     nothing of the service (a client of the API like any other)
     config        nothing of the service
     ratings       nothing of the service (Glicko-2 and tables: pure arithmetic)
     standings     the domain, the game's stored events, the store and the ratings:
                   players' recall, statistics and ratings, a projection of the feed
+    matchmaking   the game (it creates the matches' games), the store (its tickets),
+                  the domain and config: tickets seated by rating
 
 The entry points wire the rooms together and may import every one of them:
 `service/bootstrap.py` (the composition root, whether it exists yet or not),
@@ -61,12 +64,14 @@ ALLOWED: dict[str, frozenset[str]] = {
             "players",
             "standings",
             "webclient",
+            "matchmaking",
         }
     ),
     "webclient": frozenset(),
     "config": frozenset(),
     "ratings": frozenset(),
     "standings": frozenset({"domain", "game", "store", "ratings"}),
+    "matchmaking": frozenset({"domain", "game", "store", "config"}),
 }
 """Each room, and the other rooms it may import."""
 

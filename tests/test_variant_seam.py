@@ -63,6 +63,7 @@ ALLOWED = {
         '"rules": {"variant": "gin", "oklahoma": True, "target": 150},',
     ): "an OpenAPI example",
     ("lobby.py", '"variant": "classic",'): "an OpenAPI example of a lobby row",
+    ("matchmaking.py", '"variant": "gin",'): "an OpenAPI example of a ticket",
     (
         "lobby.py",
         '"rules": {"variant": "classic", "packs": 1, "jokers": 0, "target": 100},',

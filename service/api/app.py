@@ -30,6 +30,7 @@ from service.api.routes.history import HistoryController
 from service.api.routes.home import home
 from service.api.routes.live_events import StreamController
 from service.api.routes.lobby import LobbyController
+from service.api.routes.matchmaking import MatchmakingController
 from service.api.routes.platforms import PlatformsController
 from service.api.routes.standings import LeaderboardsController, PlayersController
 from service.api.routes.tickets import StreamTicketsController
@@ -48,6 +49,8 @@ from service.config import SERVICE_NAME, Settings
 from service.game.application import RummyApplication
 from service.game.event_feed import Feed
 from service.game.store_health import StoreHealth
+from service.matchmaking.matcher import Matcher
+from service.matchmaking.tickets import Matchmaking
 from service.players.identities import Identities
 from service.standings.standings import Standings
 from service.webclient.served import play_router
@@ -73,16 +76,21 @@ def create_app(
     sender: Sender | None = None,
     players: Identities | None = None,
     standings: Standings | None = None,
+    matchmaking: Matchmaking | None = None,
+    matcher: Matcher | None = None,
     closing: Sequence[Callable[[], None]] = (),
 ) -> Litestar:
     """The HTTP service over parts made by the composition root (service/bootstrap.py):
     `games` already tells `metrics` and `hub` of its saves; `clocks`, the turn clocks'
-    keeper, and `sender`, which delivers the webhooks, run while the app does; `closing`
-    is called when it stops (the bots' process pool)."""
+    keeper, `sender`, which delivers the webhooks, and `matcher`, which seats the
+    matchmaking tickets, run while the app does; `closing` is called when it stops (the
+    bots' process pool)."""
     for secret in (settings.admin_token, settings.metrics_token):
         if secret is not None:
             mask_also(secret)
-    services = Services.from_settings(settings, games, feed, webhooks, players, standings)
+    services = Services.from_settings(
+        settings, games, feed, webhooks, players, standings, matchmaking
+    )
     starting: list[Any] = [lambda: end_streams_on_signals(hub), metrics.process_started]
     stopping: list[Any] = [
         hub.close,
@@ -95,6 +103,9 @@ def create_app(
         # Called without the app (litestar hands it to a hook that takes an argument).
         stopping.insert(0, lambda: clocks.stop())
     stopping.extend(closing)
+    if matcher is not None:
+        starting.append(matcher.start)  # a thread of its own
+        stopping.insert(0, lambda: matcher.stop())
     if sender is not None:
         starting.append(sender.start)
         stopping.insert(0, sender.close)
@@ -114,6 +125,7 @@ def create_app(
             PlatformsController,
             PlayersController,
             LeaderboardsController,
+            MatchmakingController,
             LobbyController,
             MetricsController,
             home,
@@ -205,8 +217,9 @@ def openapi_config() -> OpenAPIConfig:
             Tag(
                 name="players",
                 description=(
-                    "Platforms that vouch for their players with signed assertions, their "
-                    "keys, and erasing a player (docs/players.md, docs/privacy.md)."
+                    "Players across games: the platforms that vouch for them (keys, "
+                    "erasure), their recall, statistics, ratings and leaderboards, and "
+                    "matchmaking by rating (docs/players.md, docs/privacy.md)."
                 ),
             ),
             Tag(

@@ -29,6 +29,7 @@ from service.domain.errors import InvalidRules, InvalidSeating
 from service.domain.presets import VARIANTS
 from service.domain.rule_values import Variant
 from service.domain.rules import RuleSet
+from service.domain.setup import check_new_game
 from service.game import commands as c
 from service.game import results as r
 from service.players.identities import Vouched
@@ -73,6 +74,22 @@ def new_game(
         unlisted=bool(body.unlisted),
         rated=bool(body.rated),
     )
+
+
+def ticket_rules(variant: Variant, rules: s.Rules | None, seats: int, caps: Caps) -> RuleSet:
+    """The rules a matchmaking ticket asks for (its `variant` and `rules`), for a table of
+    `seats`; refuses what this deployment caps, and what no game of `seats` could
+    play, as a new game would (422)."""
+    given = _given_rules(rules)
+    named = given.setdefault("variant", variant)
+    if named is not variant:
+        raise InvalidRules(
+            f"`rules.variant` is {named.value!r}, the ticket's `variant` {variant.value!r}."
+        )
+    built = RuleSet.from_dict(given, players=seats)
+    caps.check_rules(given, built)
+    check_new_game(built, seats)
+    return built
 
 
 def _seat(

@@ -53,6 +53,7 @@ from service.api.routes.exports import Exports
 from service.config import Settings, Store
 from service.game.application import RummyApplication
 from service.game.event_feed import Feed
+from service.matchmaking.tickets import Matchmaking
 from service.players.identities import Identities
 from service.projections.chain_heads import ChainHeads
 from service.projections.shared import SharedViews
@@ -89,6 +90,8 @@ class Services:
     standings: Standings | None = None
     """Players' recall, statistics and ratings (service/standings/; None: an app without
     them)."""
+    matchmaking: Matchmaking | None = None
+    """Matchmaking's tickets (service/matchmaking/; None: an app without them)."""
     views: SharedViews = field(default_factory=SharedViews)
     """The views made lately, shared by every caller of the same kind (the module
     service/projections/shared.py)."""
@@ -107,11 +110,13 @@ class Services:
         webhooks: WebhookAdmin | None = None,
         players: Identities | None = None,
         standings: Standings | None = None,
+        matchmaking: Matchmaking | None = None,
     ) -> Services:
         return cls(
             webhooks=webhooks,
             players=players,
             standings=standings,
+            matchmaking=matchmaking,
             # Views of games with vouched-for seats show who they are now (shared.py).
             views=SharedViews(lookup=players.shown) if players is not None else SharedViews(),
             games=games,

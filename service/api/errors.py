@@ -26,6 +26,10 @@ The one place errors become HTTP:
     ├── PlatformNotFound       404  not_found
     ├── InvalidKey             422  invalid_key
     └── KeyExists              409  key_exists
+    MatchmakingError (service.matchmaking.errors)
+    ├── TicketNotFound         404  not_found
+    ├── TicketForbidden        403  forbidden (another ticket's token)
+    └── PlayerAlreadyQueued    409  player_already_queued
     WebhookError (service.webhooks.errors)
     ├── WebhookNotFound        404  not_found
     ├── InvalidWebhookUrl      422  invalid_webhook_url
@@ -89,6 +93,12 @@ from service.game.errors import (
     VersionConflict,
     VersionNotFound,
     WriteConflict,
+)
+from service.matchmaking.errors import (
+    MatchmakingError,
+    PlayerAlreadyQueued,
+    TicketForbidden,
+    TicketNotFound,
 )
 from service.players.errors import (
     AssertionRefused,
@@ -262,6 +272,17 @@ def _from_player(error: PlayerError) -> ProblemDetailsException:
     return problem(status, error.code, error.message)
 
 
+_MATCHMAKING_STATUS: Mapping[type[MatchmakingError], HTTPStatus] = {
+    TicketNotFound: HTTPStatus.NOT_FOUND,
+    TicketForbidden: HTTPStatus.FORBIDDEN,
+    PlayerAlreadyQueued: HTTPStatus.CONFLICT,
+}
+
+
+def _from_matchmaking(error: MatchmakingError) -> ProblemDetailsException:
+    return problem(_MATCHMAKING_STATUS[type(error)], error.code, error.message)
+
+
 def _from_auth(error: AuthError) -> ProblemDetailsException:
     converted = problem(error.status, error.code, error.message)
     if error.status == HTTPStatus.UNAUTHORIZED:
@@ -369,6 +390,7 @@ def problem_details_config() -> ProblemDetailsConfig:
         AuthError: _from_auth,
         WebhookError: _from_webhook,
         PlayerError: _from_player,
+        MatchmakingError: _from_matchmaking,
         LimitExceeded: _from_limit,
         HTTPException: _from_http,
         **dict.fromkeys(STORE_FAILURES, _from_store),

@@ -1,5 +1,8 @@
 """The bodies of players across games (routes/platforms.py, docs/players.md): a
-platform registered, its keys, and the assertion a seat is taken with."""
+platform registered, its keys, and the assertion a seat is taken with.
+
+Names and shapes are the contract's (docs/players.md).
+"""
 
 from __future__ import annotations
 

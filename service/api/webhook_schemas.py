@@ -16,9 +16,13 @@ from msgspec import UNSET, Meta, UnsetType
 from service.projections.event_views import EVENT_TYPES
 
 EventType = StrEnum(  # type: ignore[misc]
-    "EventType", {name: name for name in EVENT_TYPES}, module=__name__
+    "EventType",
+    {**{name: name for name in EVENT_TYPES}, "match_found": "match_found"},
+    module=__name__,
 )
-"""An event's `type` (docs/api.md, "Events"), as a webhook filter names it."""
+"""An event's `type` (docs/api.md, "Events"), as a webhook filter names it, or
+`match_found`: the item matchmaking sends when it made a game (docs/players.md), just
+before that game's `game_created`."""
 
 WebhookUrl = Annotated[
     str,

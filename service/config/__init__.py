@@ -82,6 +82,9 @@ Every knob an operator turns is here, with its environment variable
   reads the feed for new deadlines, and the most it sleeps between looks at the
   due ones (a deadline due sooner wakes it then); at most 2000, well inside the
   shortest clock (5 s).
+- `RUMMY_MATCHMAKING_POLL_MS` [500]: how often the matcher (run where the clocks are
+  kept, `RUMMY_CLOCKS`) looks for tickets to seat, expire or fill with bots
+  (docs/players.md, "Matchmaking"); 10 to 10000.
 - `RUMMY_BOT_PACE_MS` [300]: in a game with only bots left to move (every person
   left, resigned or was taken over), the keeper plays a bot request this long after
   the last move (0 to 60000; 0: as fast as the keeper fires). Takeovers in games with
@@ -257,6 +260,8 @@ class Settings:
     clocks: bool = True
     """Whether this process keeps the turn clocks (fires deadlines that passed)."""
     clocks_poll_ms: int = 1000
+    matchmaking_poll_ms: int = 500
+    """How often the matcher looks for tickets to seat (docs/players.md)."""
     bot_pace_ms: int = 300
     """A game of bots alone moves a request this long after its last event."""
     bot_processes: int = 0
@@ -393,6 +398,13 @@ class Settings:
                 defaults.clocks_poll_ms,
                 low=10,
                 high=MAX_CLOCKS_POLL_MS,
+            ),
+            matchmaking_poll_ms=whole(
+                env,
+                "RUMMY_MATCHMAKING_POLL_MS",
+                defaults.matchmaking_poll_ms,
+                low=10,
+                high=10_000,
             ),
             bot_pace_ms=whole(env, "RUMMY_BOT_PACE_MS", defaults.bot_pace_ms, low=0, high=60_000),
             bot_processes=whole(env, "RUMMY_BOT_PROCESSES", defaults.bot_processes, low=0, high=64),

@@ -112,6 +112,24 @@ def _breaks_a_cross_field_rule(case: Case[Any], response: Response) -> bool:
     return code == "invalid_rules" and not _seats(body.get("rules") or {}, seats)
 
 
+def _asks_a_table_no_game_seats(case: Case[Any], response: Response) -> bool:
+    """A matchmaking ticket refused for what a new game of its rules and `seats` would
+    be (the same cross-field rules, docs/players.md): a table size its variant does not
+    seat (422 invalid_seating or invalid_rules), or `rules.variant` another variant than
+    the ticket's `variant` (422 invalid_rules)."""
+    body: Any = case.body
+    code = _problem_code(response)
+    if response.status_code != 422 or not isinstance(body, dict):
+        return False
+    if code == "invalid_seating":
+        return True
+    rules = {**(body.get("rules") or {})}
+    if rules.get("variant") not in (None, body.get("variant")):
+        return code == "invalid_rules"
+    rules["variant"] = body.get("variant")
+    return code == "invalid_rules" and not _seats(rules, body.get("seats") or 0)
+
+
 def _seats(rules: dict[str, Any], seats: int) -> bool:
     """Whether rules the schema allows deal to `seats` players."""
     try:
@@ -150,6 +168,8 @@ def filter_failure(
         return False
     if case.operation.label == "POST /games":
         return not _breaks_a_cross_field_rule(case, response)
+    if case.operation.label == "POST /matchmaking":
+        return not _asks_a_table_no_game_seats(case, response)
     if case.operation.label == "POST /games/{game_id}/actions":
         return not _reads_cards_it_does_not_name(case, response)
     if case.operation.label == "GET /games/{game_id}/replay":

@@ -46,6 +46,14 @@ PLAYER_PROBLEM_ROWS: Mapping[str, tuple[int, str, str, str]] = {
         "per player per table.",
         "Play the seat the player has (its token), or join another table.",
     ),
+    "player_already_queued": (
+        409,
+        "Player already queued",
+        "The player the assertion vouches for already has a ticket waiting (or being "
+        "matched) for this variant: one queue per player and variant.",
+        "Read or cancel the ticket the player has (`DELETE /matchmaking/{ticket_id}`), "
+        "or wait for it to be matched or to expire.",
+    ),
     "rated_needs_players": (
         422,
         "Rated game needs players",

@@ -26,6 +26,7 @@ from service.api.deps import BEARER, NO_TOKEN, Authorization, Services
 from service.api.docs.responses import problems
 from service.api.errors import Forbidden, Unauthorized, problem
 from service.domain.rule_values import Format, Variant
+from service.domain.rules import RuleSet
 from service.players.assertions import verify
 from service.players.identities import Identities
 from service.standings.standings import Rated, Recalled, Standings
@@ -167,10 +168,11 @@ class LeaderboardsController(Controller):
             known = Variant(variant)
         except ValueError:
             raise problem(404, "not_found", f"There is no variant {variant!r}.") from None
-        if format is not None and known is not Variant.INDIAN:
-            raise problem(422, "invalid_request", "`format` is Indian Rummy's only.")
-        if known is Variant.INDIAN and format is None:
-            format = Format.POINTS
+        # A variant with formats (Indian Rummy) names its default in its preset.
+        default = RuleSet.from_dict({"variant": known.value}).format
+        if format is not None and default is None:
+            raise problem(422, "invalid_request", f"{known.value} has no `format`.")
+        format = format or default
         after = _cursor(cursor, 3)
         return await services.run(lambda: _leaderboard(services, known, format, limit, after))
 

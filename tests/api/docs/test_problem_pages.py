@@ -27,6 +27,7 @@ from service.api.docs.problem_types import PROBLEM_TYPES
 from service.api.errors import AuthError, problem_details_config
 from service.domain.errors import RummyError
 from service.game.errors import GameServiceError
+from service.matchmaking.errors import MatchmakingError
 from service.players.errors import PlayerError
 from service.webhooks.errors import WebhookError
 from tests.api.client import Api
@@ -49,7 +50,14 @@ def _class_codes() -> dict[str, int]:
     trees), as errors.py converts an instance of it."""
     conversions = problem_details_config().exception_to_problem_detail_map
     found: dict[str, int] = {}
-    for root in (RummyError, GameServiceError, AuthError, WebhookError, PlayerError):
+    for root in (
+        RummyError,
+        GameServiceError,
+        AuthError,
+        WebhookError,
+        PlayerError,
+        MatchmakingError,
+    ):
         convert = conversions[root]
         for cls in _leaves(root):
             converted = convert(cls("a message"))
