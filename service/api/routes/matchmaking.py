@@ -85,7 +85,7 @@ class MatchmakingController(Controller):
             Example(
                 summary="A two-player gin game, bots after a minute",
                 value={
-                    "player_assertion": "<JWT>",
+                    "player_assertion": "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ1LTE4MTUifQ.c2lnbmF0dXJl",
                     "variant": "gin",
                     "seats": 2,
                     "bots_after_seconds": 60,

@@ -10,9 +10,6 @@ ratings are 404, and it is left off the leaderboards.
 
 from __future__ import annotations
 
-import base64
-import binascii
-import json
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
@@ -33,13 +30,22 @@ from service.standings.standings import Rated, Recalled, Standings
 
 DEFAULT_LIMIT = 20
 MAX_LIMIT = 100
-CURSOR_PATTERN = r"^[A-Za-z0-9_-]{1,400}$"
+RECALL_CURSOR = r"^[0-9]{1,18}\.[0-9a-f]{32}$"
+"""A recall's cursor: the last game's creation (Unix ms) and id. Every cursor, and only
+cursors, match it (as the lobby's): a request the document allows is never refused
+for its cursor. Clients treat it as opaque all the same."""
+BOARD_CURSOR = r"^[0-9]{1,9}\.-?[0-9]{1,9}\.[0-9]{1,24}\.ps_[0-9a-f]{64}$"
+"""A leaderboard's cursor: the rank reached, the last rating, the last player's pseudonym."""
 
 PlayerRef = FromPath[str]
 Limit = Annotated[int, QueryParameter(ge=1, le=MAX_LIMIT, description="At most this many.")]
-CursorParam = Annotated[
+RecallCursor = Annotated[
     str | None,
-    QueryParameter(pattern=CURSOR_PATTERN, description="The `cursor` of the page before."),
+    QueryParameter(pattern=RECALL_CURSOR, description="The `cursor` of the page before."),
+]
+BoardCursor = Annotated[
+    str | None,
+    QueryParameter(pattern=BOARD_CURSOR, description="The `cursor` of the page before."),
 ]
 
 
@@ -68,22 +74,19 @@ class PlayersController(Controller):
         player_ref: PlayerRef,
         authorization: Authorization = None,
         limit: Limit = DEFAULT_LIMIT,
-        cursor: CursorParam = None,
+        cursor: RecallCursor = None,
     ) -> ss.RecallPage:
-        parts = _cursor(cursor, 2)
-        try:
-            after = None if parts is None else (float(parts[0]), str(parts[1]))
-        except (TypeError, ValueError):
-            raise problem(
-                422, "invalid_request", "`cursor` is not one this service gave."
-            ) from None
+        after = None
+        if cursor is not None:
+            created, _, game = cursor.partition(".")
+            after = (float(created), game)
 
         def work() -> ss.RecallPage:
             pseudonym = _allowed(services, player_ref, authorization)
             games, more = _standings(services).recall(pseudonym, limit, after)
             return ss.RecallPage(
                 games=[_recalled(game) for game in games],
-                cursor=None if more is None else _encode([*more]),
+                cursor=None if more is None else f"{int(more[0])}.{more[1]}",
             )
 
         return await services.run(work)
@@ -162,7 +165,7 @@ class LeaderboardsController(Controller):
             Format | None, QueryParameter(description="Indian Rummy's format.")
         ] = None,
         limit: Limit = DEFAULT_LIMIT,
-        cursor: CursorParam = None,
+        cursor: BoardCursor = None,
     ) -> ss.Leaderboard:
         try:
             known = Variant(variant)
@@ -173,8 +176,7 @@ class LeaderboardsController(Controller):
         if format is not None and default is None:
             raise problem(422, "invalid_request", f"{known.value} has no `format`.")
         format = format or default
-        after = _cursor(cursor, 3)
-        return await services.run(lambda: _leaderboard(services, known, format, limit, after))
+        return await services.run(lambda: _leaderboard(services, known, format, limit, cursor))
 
 
 def _leaderboard(
@@ -182,17 +184,13 @@ def _leaderboard(
     variant: Variant,
     format_: Format | None,
     limit: int,
-    after: list[Any] | None,
+    cursor: str | None,
 ) -> ss.Leaderboard:
     identities, standings = _identities(services), _standings(services)
     rank, at = 0, None
-    if after is not None:
-        try:
-            rank, at = int(after[2]), (float(after[0]), str(after[1]))
-        except (TypeError, ValueError):
-            raise problem(
-                422, "invalid_request", "`cursor` is not one this service gave."
-            ) from None
+    if cursor is not None:
+        reached, whole, fraction, pseudonym = cursor.split(".")
+        rank, at = int(reached), (float(f"{whole}.{fraction}"), pseudonym)
     entries: list[ss.LeaderboardEntry] = []
     more = True
     while more and len(entries) < limit:
@@ -219,8 +217,8 @@ def _leaderboard(
                 )
             )
         more = next_at is not None
-    cursor = _encode([at[0], at[1], rank]) if more and at is not None else None
-    return ss.Leaderboard(entries=entries, cursor=cursor)
+    following = f"{rank}.{_decimal(at[0])}.{at[1]}" if more and at is not None else None
+    return ss.Leaderboard(entries=entries, cursor=following)
 
 
 def _identities(services: Services) -> Identities:
@@ -294,21 +292,8 @@ def _fields(kept: Any) -> dict[str, Any]:
     return {name: getattr(kept, name) for name in kept.__slots__}
 
 
-def _encode(parts: list[Any]) -> str:
-    return base64.urlsafe_b64encode(json.dumps(parts).encode()).decode().rstrip("=")
-
-
-def _cursor(cursor: str | None, size: int) -> list[Any] | None:
-    if cursor is None:
-        return None
-    try:
-        parts = json.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
-    except (binascii.Error, ValueError):
-        parts = None
-    if not (isinstance(parts, list) and len(parts) == size):
-        raise _bad_cursor()
-    return parts
-
-
-def _bad_cursor() -> Exception:
-    return problem(422, "invalid_request", "`cursor` is not one this service gave.")
+def _decimal(rating: float) -> str:
+    """`rating` written with a point and no exponent, read back as the same float (repr
+    does that for every rating a player can reach; fixed digits for the rest)."""
+    written = repr(rating)
+    return written if "e" not in written and "." in written else f"{rating:.17f}"
