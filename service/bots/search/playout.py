@@ -93,6 +93,11 @@ class Judge:
             return sum(card_value(card, self.rules) for card in hand)
         return self.dead(hand).points
 
+    def worth_throwing(self, card: Card, dead: Sequence[Card]) -> float:
+        """How readily `throw` lets `card` go (higher first), against the hand's
+        deadwood `dead`: its points less its partners there."""
+        return card_value(card, self.rules) - PARTNER_WORTH * _partners(card, dead)
+
     def throw(self, hand: Sequence[Card], kept: Card | None) -> Card:
         """The greedy discard: the deadwood card worth least to keep, by its points
         against the partners it has in the deadwood (same rank, or same suit up to
@@ -105,10 +110,7 @@ class Judge:
         chosen = natural or pool
         return max(
             chosen,
-            key=lambda card: (
-                card_value(card, rules) - PARTNER_WORTH * _partners(card, dead),
-                card.sort_key,
-            ),
+            key=lambda card: (self.worth_throwing(card, dead), card.sort_key),
         )
 
 
