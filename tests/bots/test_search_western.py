@@ -10,7 +10,7 @@ import pytest
 
 from service.bots.basic import play_basic
 from service.bots.search import play_strong, western
-from service.bots.search.budget import Guard
+from service.bots.search.budget import SCALE_VARIABLE, Guard
 from service.bots.search.playout import Judge
 from service.bots.search.unknown import Deal, Unknown
 from service.bots.search.western_hand import (
@@ -27,9 +27,11 @@ from service.bots.view import BotView
 from service.domain.rule_values import Variant
 from service.domain.rules import RuleSet
 from service.domain.state import Phase
+from tests.bots import test_no_peek as no_peek
 from tests.bots.tables import card, cards, table, view_for
 
 CLASSIC = RuleSet()
+GOING_OUT = {Variant.CLASSIC, Variant.WILD, Variant.BOATHOUSE, Variant.WROTHAM}
 NEVER = Guard(deadline=float("inf"))
 
 
@@ -157,3 +159,29 @@ def test_a_search_is_a_function_of_the_view_and_the_seed(
     )
     view = view_for(board, 0)
     assert play_strong(view, Random(11)) == play_strong(view, Random(11))
+
+
+@pytest.mark.parametrize("variant", sorted(GOING_OUT))
+def test_where_it_would_play_the_search_does_not_peek(
+    variant: Variant, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """tests/bots/test_no_peek.py's property for this search in every going-out game,
+    gated or not: the hidden cards dealt again, the same view and seed, the same move."""
+    monkeypatch.setenv(SCALE_VARIABLE, "0.25")
+    monkeypatch.setattr(western, "SEARCHED", frozenset(Variant))
+    rules = RuleSet.from_dict({"variant": variant.value}, players=2)
+    for number in range(3):
+        seed = f"western-no-peek/{variant}/{number}"
+        board = no_peek._position(rules, 2, seed)
+        assert board.hand is not None
+        seat = board.hand.to_act()
+        view = view_for(board, seat)
+        move = play_strong(view, Random(seed))
+        for redeal in range(4):
+            other = view_for(no_peek._redealt(board, seat, Random(f"{seed}/{redeal}")), seat)
+            assert play_strong(other, Random(seed)) == move
+
+
+def test_a_playout_hand_of_the_taken_card_alone_throws_it_back() -> None:
+    # Wrotham: a seat that melded all its cards draws with an empty hand.
+    assert judge().throw([card("9D")], card("9D")) == card("9D")

@@ -102,10 +102,16 @@ class Judge:
         """The greedy discard: the deadwood card worth least to keep, by its points
         against the partners it has in the deadwood (same rank, or same suit up to
         two ranks away), as `basic` weighs it; never a wild while a natural card may
-        go, never `kept`, the card just taken from the pile."""
+        go, never `kept`, the card just taken from the pile (unless it is all the
+        hand holds)."""
         rules = self.rules
         dead = self.dead(hand).cards
-        pool = [card for card in dead if card != kept] or [card for card in hand if card != kept]
+        # A hand of the taken card alone (Wrotham's, after melding all): it goes back.
+        pool = (
+            [card for card in dead if card != kept]
+            or [card for card in hand if card != kept]
+            or list(hand)
+        )
         natural = [card for card in pool if not is_wild(card, rules)] if rules.has_wilds else pool
         chosen = natural or pool
         return max(

@@ -103,7 +103,8 @@ def search_western(view: GameView, bot: BotView, rng: Random, budget: Budget) ->
         if len(bot.legal.draw) == 1 or bot.discard_top is None:
             return basic
         if not knocking and not near(bot.discard_top, bot.hand, bot.rules):
-            # An upcard that could join no meld of the hand is never worth taking.
+            # An upcard with no partner in the hand joins no meld of it: basic's draw
+            # (the stock, or the upcard to lay off).
             return basic
         return Draw(_Search.of(view, bot, rng, budget).draw(basic.source))
     if knocking and isinstance(basic, Knock | Discard):
