@@ -24,14 +24,13 @@ from service.bots.search.western_hand import (
     season,
 )
 from service.bots.view import BotView
-from service.domain.rule_values import Variant
 from service.domain.rules import RuleSet
 from service.domain.state import Phase
 from tests.bots import test_no_peek as no_peek
 from tests.bots.tables import card, cards, table, view_for
 
 CLASSIC = RuleSet()
-GOING_OUT = {Variant.CLASSIC, Variant.WILD, Variant.BOATHOUSE, Variant.WROTHAM}
+GOING_OUT = ("classic", "wild", "boathouse", "wrotham")
 NEVER = Guard(deadline=float("inf"))
 
 
@@ -96,6 +95,20 @@ def test_an_upcard_is_near_a_hand_only_through_a_partner_or_a_wild() -> None:
     assert near(card("JK"), hand, wild)
 
 
+@pytest.mark.parametrize(
+    ("variant", "game"),
+    [
+        ("classic", "plain"),
+        ("wild", "wilds"),
+        ("boathouse", "second_draw"),
+        ("wrotham", "starter_deal"),
+        ("knock", "knocking"),
+    ],
+)
+def test_each_western_game_is_told_apart_by_its_features(variant: str, game: str) -> None:
+    assert western.game_of(RuleSet.from_dict({"variant": variant}, players=2)) == game
+
+
 def test_fewer_deals_early_in_the_hand_when_playouts_run_longest() -> None:
     assert hand_samples(24, FULL_STOCK) == round(24 * HAND_SHARE)
     assert hand_samples(24, 2 * FULL_STOCK) == round(24 * HAND_SHARE / 2)
@@ -142,16 +155,16 @@ def test_outside_the_variants_it_was_measured_to_win_strong_plays_basics_moves(
     )
     view = view_for(board, 0)
     basic = play_basic(view, Random(Random(0).random()))
-    monkeypatch.setattr(western, "SEARCHED", western.SEARCHED | {Variant.CLASSIC})
+    monkeypatch.setattr(western, "SEARCHED", western.SEARCHED | {"plain"})
     assert play_strong(view, Random(0)) != basic
-    monkeypatch.setattr(western, "SEARCHED", western.SEARCHED - {Variant.CLASSIC})
+    monkeypatch.setattr(western, "SEARCHED", western.SEARCHED - {"plain"})
     assert play_strong(view, Random(0)) == basic
 
 
 def test_a_search_is_a_function_of_the_view_and_the_seed(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(western, "SEARCHED", western.SEARCHED | {Variant.CLASSIC})
+    monkeypatch.setattr(western, "SEARCHED", western.SEARCHED | {"plain"})
     board = table(
         ["2C 3C 4C 7D 8D 9H KS QH JD 5S 6H", 10],
         discard="2D 5C 9C KD 3H 4S AC 8S 10H",
@@ -161,15 +174,15 @@ def test_a_search_is_a_function_of_the_view_and_the_seed(
     assert play_strong(view, Random(11)) == play_strong(view, Random(11))
 
 
-@pytest.mark.parametrize("variant", sorted(GOING_OUT))
+@pytest.mark.parametrize("variant", GOING_OUT)
 def test_where_it_would_play_the_search_does_not_peek(
-    variant: Variant, monkeypatch: pytest.MonkeyPatch
+    variant: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """tests/bots/test_no_peek.py's property for this search in every going-out game,
     gated or not: the hidden cards dealt again, the same view and seed, the same move."""
     monkeypatch.setenv(SCALE_VARIABLE, "0.25")
-    monkeypatch.setattr(western, "SEARCHED", frozenset(Variant))
-    rules = RuleSet.from_dict({"variant": variant.value}, players=2)
+    monkeypatch.setattr(western, "SEARCHED", frozenset(western.GAMES))
+    rules = RuleSet.from_dict({"variant": variant}, players=2)
     for number in range(3):
         seed = f"western-no-peek/{variant}/{number}"
         board = no_peek._position(rules, 2, seed)
