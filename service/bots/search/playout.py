@@ -93,22 +93,30 @@ class Judge:
             return sum(card_value(card, self.rules) for card in hand)
         return self.dead(hand).points
 
+    def worth_throwing(self, card: Card, dead: Sequence[Card]) -> float:
+        """How readily `throw` lets `card` go (higher first), against the hand's
+        deadwood `dead`: its points less its partners there."""
+        return card_value(card, self.rules) - PARTNER_WORTH * _partners(card, dead)
+
     def throw(self, hand: Sequence[Card], kept: Card | None) -> Card:
         """The greedy discard: the deadwood card worth least to keep, by its points
         against the partners it has in the deadwood (same rank, or same suit up to
         two ranks away), as `basic` weighs it; never a wild while a natural card may
-        go, never `kept`, the card just taken from the pile."""
+        go, never `kept`, the card just taken from the pile (unless it is all the
+        hand holds)."""
         rules = self.rules
         dead = self.dead(hand).cards
-        pool = [card for card in dead if card != kept] or [card for card in hand if card != kept]
+        # A hand of the taken card alone (Wrotham's, after melding all): it goes back.
+        pool = (
+            [card for card in dead if card != kept]
+            or [card for card in hand if card != kept]
+            or list(hand)
+        )
         natural = [card for card in pool if not is_wild(card, rules)] if rules.has_wilds else pool
         chosen = natural or pool
         return max(
             chosen,
-            key=lambda card: (
-                card_value(card, rules) - PARTNER_WORTH * _partners(card, dead),
-                card.sort_key,
-            ),
+            key=lambda card: (self.worth_throwing(card, dead), card.sort_key),
         )
 
 

@@ -1,27 +1,28 @@
 """The Western family's search: classic, wild, Boathouse, Knock and Wrotham.
 
 Determinized sampling. At each decision the seat deals the cards it cannot see
-in `budget.samples` ways consistent with its view (`unknown.Unknown`), and
-scores every candidate move on each deal by a quick greedy playout of the
-hand from there (`playout.Playout`). Every candidate is scored on the same
-deals, so their differences are not blurred by the luck of the deal. To spend
-the budget where it counts, all candidates are first scored on a quarter of
-the deals and only the best few (`KEEP`) go on to the rest. The first
-candidate is always `basic`'s own move, and another plays instead only when
-its lead over it, deal by deal, is sure (`SURE` standard errors): a playout
-is a rough judge, and a lead found on a few dozen deals is often luck.
+in ways consistent with its view (`unknown.Unknown`), and scores candidate
+moves on each deal by a quick greedy playout of the hand from there
+(`playout.Playout`). Every candidate is scored on the same deals, so their
+differences are not blurred by the luck of the deal. The first candidate is
+always `basic`'s own move, and another plays instead only when its lead over
+it, deal by deal, is sure (`SURE` standard errors).
 
-What is searched:
-- the draw: the stock or the upcard (Boathouse's second draw likewise);
-- the discard, among every card the rules let go;
-- Knock Rummy: for each card, knocking with it or throwing it. A knock is
-  settled exactly on each deal (the other hands' counts against this one,
-  undercut and all), so the seat knocks when its knock wins on average more
-  than playing on does.
+Two ways, by the game:
+- Knock Rummy (`_staged`): for each card, knocking with it or throwing it. A
+  knock is settled exactly on each deal (the other hands' counts against this
+  one, undercut and all), the rest played two turns a seat; all candidates are
+  scored on a quarter of the deals and the best few (`KEEP`) on the rest.
+- the going-out games (`western_hand`): the draw (stock or upcard, searched
+  only when the upcard has a partner in the hand) and `basic`'s discard
+  against the two the playout would throw next, each played out to the end of
+  the hand on every deal, the other hands seasoned by the discards
+  (`western_hand.season`), scored in what the hand pays.
 
 What is `basic`'s: melds, lay-offs and swaps (as soon as possible; held back
 when a rummy is one draw away), and a concealed going out whenever one
-exists. The search decides only what `basic` would discard.
+exists. The search decides only what `basic` would draw and discard, and only
+in the variants where the arena measured it stronger (`SEARCHED`).
 
 Nothing here reads anything but the view: the deals come from `Unknown.of`,
 and the playout knows only the view's table and the deal.
@@ -38,11 +39,22 @@ from service.bots.basic import play_basic
 from service.bots.search.budget import Budget
 from service.bots.search.playout import Judge, Playout
 from service.bots.search.unknown import Deal, Unknown
+from service.bots.search.western_hand import (
+    HAND_TURNS,
+    SEASONED,
+    hand_samples,
+    near,
+    paired_best,
+    pruned,
+    season,
+    sure_lead,
+)
 from service.bots.view import BotView
 from service.domain import knock
 from service.domain.actions import Action, Discard, Draw, Knock
 from service.domain.cards import Card
 from service.domain.rule_values import LayOffRule
+from service.domain.rules import RuleSet
 from service.domain.scoring import card_value
 from service.domain.state import Phase, Source
 from service.domain.wilds import is_wild
@@ -55,10 +67,8 @@ KEEP = 3
 """Candidates scored on every deal after the first quarter (more at a larger budget:
 `_keep`)."""
 TURNS = 2
-"""Turns of every seat a playout runs before it is scored at its horizon. Longer
-playouts measured no better (six turns a seat, to the end of most hands: no
-gain over `basic` in classic) and cost more; with wild cards, whose hands cost
-four times as much to read, three turns took `strong`'s p99 past 100 ms."""
+"""Knock Rummy: turns of every seat a playout runs before it is scored at its
+horizon (the going-out games play to the end of the hand: `western_hand`)."""
 WILD_SHARE = 0.6
 """The share of the budget's deals a game with wild cards samples: its hands cost
 four times as much to read, and the full budget took `strong`'s p99 past 100 ms."""
@@ -73,11 +83,16 @@ deal by deal, must stand above zero for it to play instead. Playouts are noisy:
 taking the best mean alone lost to `basic` in classic (-10.8 points a hand over
 40 mirrored deals at half the `strong` budget), so the search overrules the
 rules of thumb only when it is fairly sure."""
-SEARCHED_ONLY_KNOCKING = True
-"""The search plays only where it beats `basic`: Knock Rummy (arena, seed `ladder-a`:
-61.5% [54.2, 68.8] of 96 games, H1). In classic it measured weaker (42.2% [32.8,
-50.0] of 64 games, H0) and in wild no better (52.5% [47.0, 58.0] of 200), so a
-`strong` seat there plays `basic`'s moves rather than worse ones (docs/bots.md)."""
+GAMES = ("plain", "wilds", "second_draw", "starter_deal", "knocking")
+"""The Western games as the search tells them apart, each by the feature that makes
+it (`game_of`): classic, wild, Boathouse, Wrotham, Knock Rummy. By the rules'
+features and not by the variant: the engine seam (tests/test_variant_seam.py)."""
+SEARCHED = frozenset({"knocking"})
+"""The games (`GAMES`) where the search plays: where the arena measured it above
+`basic` (docs/bots.md, the ladder), Knock Rummy. Elsewhere a `strong` seat plays
+`basic`'s moves rather than worse ones: the whole-hand search measured no better
+there yet (arena, seed `ladder-c`: classic 50.0% [40.9, 60.6] of 66 games, wild
+55.0% [48.0, 62.0] of 100, Wrotham 51.7% [41.7, 63.3] of 60, all open)."""
 SURE_KNOCK = 0.0
 """The same for Knock Rummy's play, where a knock is settled exactly on each deal:
 there the best mean plays (70 % of 30 games against `basic`, 60 % with 1.3)."""
@@ -85,16 +100,21 @@ there the best mean plays (70 % of 30 games against `basic`, 60 % with 1.3)."""
 
 def search_western(view: GameView, bot: BotView, rng: Random, budget: Budget) -> Move:
     """The move of the seat whose view this is, searched under `budget`; `basic`'s
-    outside Knock Rummy (`SEARCHED_ONLY_KNOCKING`)."""
+    where the search has not been shown to beat it (`SEARCHED`)."""
     # basic's own move is the first candidate, which the search must beat clearly.
     basic = play_basic(view, Random(rng.random()))
-    if SEARCHED_ONLY_KNOCKING and not bot.rules.features.knocking:
+    if game_of(bot.rules) not in SEARCHED:
         return basic
+    knocking = bot.rules.features.knocking
     if isinstance(basic, Draw):
         if len(bot.legal.draw) == 1 or bot.discard_top is None:
             return basic
+        if not knocking and not near(bot.discard_top, bot.hand, bot.rules):
+            # An upcard with no partner in the hand joins no meld of it: basic's draw
+            # (the stock, or the upcard to lay off).
+            return basic
         return Draw(_Search.of(view, bot, rng, budget).draw(basic.source))
-    if bot.rules.features.knocking and isinstance(basic, Knock | Discard):
+    if knocking and isinstance(basic, Knock | Discard):
         return _Search.of(view, bot, rng, budget).knock(basic)
     if not isinstance(basic, Discard):
         # A meld, lay-off or swap, or a concealed going out: basic's.
@@ -112,6 +132,9 @@ class _Search:
     rng: Random
     budget: Budget
     turns: int
+    seasoning: int
+    """Knock Rummy: 0. Elsewhere the turns each other seat has played this hand,
+    near enough (a discard each): how far `season` plays their sampled hands."""
 
     @classmethod
     def of(cls, view: GameView, bot: BotView, rng: Random, budget: Budget) -> _Search:
@@ -129,8 +152,11 @@ class _Search:
             concealed=concealed,
         )
         seats = sum(1 for count in bot.hand_counts if count)
-        turns = TURNS * max(seats, 2)
-        return cls(bot, Unknown.of(view, bot), judge, rng, budget, turns)
+        unknown = Unknown.of(view, bot)
+        if rules.features.knocking:
+            return cls(bot, unknown, judge, rng, budget, TURNS * max(seats, 2), 0)
+        seasoning = unknown.buried_count // max(seats, 1) if SEASONED else 0
+        return cls(bot, unknown, judge, rng, budget, HAND_TURNS * max(seats, 2), seasoning)
 
     # --- the decisions ------------------------------------------------------------
 
@@ -171,10 +197,7 @@ class _Search:
         if rules.has_wilds and any(not is_wild(card, rules) for card in choices):
             # A wild fits far more melds than any natural card: never thrown here.
             choices = [card for card in choices if not is_wild(card, rules)]
-        dead = set(self.judge.dead(bot.hand).cards)
-        choices.sort(
-            key=lambda card: (card != preferred, card not in dead, -card_value(card, rules))
-        )
+        choices = pruned(choices, preferred, self.judge, bot.hand)
 
         def score(card: Card, deal: Deal) -> float:
             hand = list(bot.hand)
@@ -229,6 +252,24 @@ class _Search:
     def _best(
         self, candidates: Sequence[_C], score: Callable[[_C, Deal], float], sure: float = 0.0
     ) -> _C:
+        """Knock Rummy: `_staged`; elsewhere every candidate on every deal, played to
+        the end of the hand (`western_hand`)."""
+        if self.bot.rules.features.knocking:
+            return self._staged(candidates, score, sure)
+        samples = hand_samples(self.budget.samples, self.bot.stock_count)
+        if self.bot.rules.has_wilds:
+            samples = max(1, round(samples * WILD_SHARE))
+        return paired_best(candidates, self._deal, samples, self.budget.guard(), score)
+
+    def _deal(self) -> Deal:
+        deal = self.unknown.sample(self.rng)
+        if self.seasoning:
+            season(deal, self.judge, self.rng, self.seasoning)
+        return deal
+
+    def _staged(
+        self, candidates: Sequence[_C], score: Callable[[_C, Deal], float], sure: float
+    ) -> _C:
         """The first candidate (basic's choice) unless another beats it surely on the
         deals: every candidate is scored on the first quarter of them, the best `_keep`
         on all; the best of those plays if its mean lead over the first, deal by deal,
@@ -247,7 +288,7 @@ class _Search:
             for index in indices:
                 scores[index].append(score(candidates[index], deal))
             if guard.passed():
-                return candidates[_sure(scores, indices, sure)]
+                return candidates[sure_lead(scores, indices, sure)]
         ranked = sorted(indices, key=lambda index: (-sum(scores[index]), index))
         kept = sorted({0, *ranked[: _keep(samples)]})
         for deal in deals[first:]:
@@ -255,7 +296,7 @@ class _Search:
                 scores[index].append(score(candidates[index], deal))
             if guard.passed():
                 break
-        return candidates[_sure(scores, kept, sure)]
+        return candidates[sure_lead(scores, kept, sure)]
 
     def _playout(self, deal: Deal, hand: list[Card], top: Card | None) -> Playout:
         rules = self.bot.rules
@@ -289,19 +330,16 @@ def _keep(samples: int) -> int:
     return KEEP + max(0, (samples // 24).bit_length() - 1)
 
 
-def _sure(scores: Sequence[Sequence[float]], indices: Sequence[int], sure: float) -> int:
-    """The index of the best mean score among `indices` if its lead over index 0 is
-    sure (`SURE` standard errors of the paired differences), else 0."""
-    best = max(indices, key=lambda index: (sum(scores[index]), -index))
-    if best == 0:
-        return 0
-    leads = [mine - first for mine, first in zip(scores[best], scores[0], strict=True)]
-    count = len(leads)
-    mean = sum(leads) / count
-    if count < 2:
-        return 0
-    spread = sum((lead - mean) ** 2 for lead in leads) / (count - 1)
-    return best if mean > 0 and mean * mean * count > sure * sure * spread else 0
+def game_of(rules: RuleSet) -> str:
+    """Which of `GAMES` a Western rule set plays."""
+    features = rules.features
+    if features.knocking:
+        return "knocking"
+    if features.starter_deal:
+        return "starter_deal"
+    if features.second_draw:
+        return "second_draw"
+    return "wilds" if rules.has_wilds else "plain"
 
 
 def _without(hand: Sequence[Card], card: Card) -> tuple[Card, ...]:
