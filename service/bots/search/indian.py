@@ -27,12 +27,14 @@ samples: a move is a function of the view and the seed.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from random import Random
 
 from service.bots.indian import play_indian, taken_card
-from service.bots.search.budget import Budget
+from service.bots.search.budget import STRONG, Budget
 from service.bots.search.indian_drop import should_drop
+from service.bots.search.indian_outs import outs
 from service.bots.search.indian_value import WIN, Scorer, feeds
 from service.bots.search.unknown import Deal, Unknown
 from service.bots.view import BotView
@@ -60,11 +62,16 @@ def search_indian(view: GameView, bot: BotView, rng: Random, budget: Budget) -> 
     scorer = Scorer(wild, indian_options(bot.rules).full_count)
     if legal.draw and legal.can_drop and should_drop(view, bot):
         return Drop()
-    if legal.draw:
+    shape = shape_of(budget)
+    if legal.draw and not shape.draw_samples:
         return _draw(bot, scorer)
     unknown = Unknown.of(view, bot)
+    if legal.draw:
+        chosen = _draw(bot, scorer)
+        deals = [unknown.sample(rng) for _ in range(shape.draw_samples)]
+        return _Search(bot, scorer, deals, _next_seats(view, bot), budget, unknown).draw(chosen)
     deals = [unknown.sample(rng) for _ in range(budget.samples)]
-    return _Search(bot, scorer, deals, _next_seats(view, bot), budget).play()
+    return _Search(bot, scorer, deals, _next_seats(view, bot), budget, unknown).play()
 
 
 def _draw(bot: BotView, scorer: Scorer) -> Action:
@@ -94,8 +101,10 @@ class _Search:
         deals: list[Deal],
         others: list[int],
         budget: Budget,
+        unknown: Unknown,
     ) -> None:
         self.bot = bot
+        self.unseen = Counter(unknown.pool)
         self.scorer = scorer
         self.deals = deals
         self.others = others
@@ -105,6 +114,32 @@ class _Search:
 
     def _out_of_time(self, done: int) -> bool:
         return done > 0 and self.guard.passed()
+
+    # --- the draw (expert) ------------------------------------------------------
+
+    def draw(self, chosen: Action) -> Action:
+        """The top discard against the stock, each rolled out on the same deals for
+        `Shape.horizon` draws in all; `chosen` (the rule's draw) stays unless the
+        other is better on average. A top discard that declares is always taken."""
+        bot = self.bot
+        top = bot.discard_top
+        if top is None or len(bot.legal.draw) < 2:
+            return chosen
+        hand = list(bot.hand)
+        if self.scorer.score([*hand, top], keep=top) <= -WIN:
+            return Draw(Source.DISCARD)
+        round_ = len(self.others) + 1
+        horizon = self.shape.horizon
+        stock = discard = 0.0
+        for done, deal in enumerate(self.deals):
+            if self._out_of_time(done):
+                break
+            stock += self.scorer.rollout(hand, _draws(deal, 0, round_, horizon))
+            later = _draws(deal, len(self.others), round_, horizon - 1)
+            discard += self.scorer.rollout([*hand, top], later, keep=top)
+        other = Draw(Source.STOCK) if chosen == Draw(Source.DISCARD) else Draw(Source.DISCARD)
+        mine, theirs = (stock, discard) if other.source is Source.DISCARD else (discard, stock)
+        return other if theirs < mine else chosen
 
     # --- the discard or declaration -------------------------------------------
 
@@ -135,7 +170,7 @@ class _Search:
                 before = len(self.others) - (1 if fed else 0)
                 draws = _draws(deal, before, round_, horizon)
                 value = scorer.rollout(rests[card], draws)
-                totals[card] += value + (FEED if fed else 0.0)
+                totals[card] += value + (self.shape.feed if fed else 0.0)
         # The first of the choices (basic's finish card) wins ties.
         return Discard(min(choices, key=lambda card: totals[card]))
 
@@ -149,13 +184,21 @@ class _Search:
         allowed = [card for card in allowed if shapes[card] == least]
         if finish not in allowed:
             finish = allowed[0]
-        width = self.shape.candidates
         ranked = sorted(
             (card for card in allowed if card != finish),
             key=lambda card: (self.scorer.score13(_without(hand, card)), card.sort_key),
         )
-        first = [finish] if finish in allowed else []
-        return first + ranked[: width - len(first)]
+        ranked.insert(0, finish)
+        width = self.shape.candidates
+        if self.shape.outs and len(ranked) > 1:
+            # Of the first `width`, those whose hand has the most outs (`indian_outs`).
+            counted = {
+                card: outs(_without(hand, card), self.unseen, self.scorer)
+                for card in ranked[:width]
+            }
+            most = max(counted.values())
+            return [card for card in ranked[:width] if counted[card] == most]
+        return ranked[:width]
 
 
 def _draws(deal: Deal, first: int, round_: int, count: int) -> list[Card]:
@@ -174,18 +217,22 @@ class Shape:
 
     candidates: int
     horizon: int
+    feed: float = FEED
+    """What feeding the next seat costs, in draws (`FEED`)."""
+    draw_samples: int = 0
+    """Deals the draw is judged on (0: the rule alone, `_draw`)."""
+    outs: bool = False
+    """Keep only the discards whose hand has the most outs (`indian_outs`)."""
 
 
-SHAPES = ((0, Shape(candidates=4, horizon=1)), (96, Shape(candidates=5, horizon=2)))
-"""The shape of a budget of at least so many samples."""
+STRONG_SHAPE = Shape(candidates=4, horizon=1)
+EXPERT_SHAPE = Shape(candidates=5, horizon=1, outs=True)
 
 
 def shape_of(budget: Budget) -> Shape:
-    found = SHAPES[0][1]
-    for samples, shape in SHAPES:
-        if budget.samples >= samples:
-            found = shape
-    return found
+    """`expert`'s shape for a budget above `strong`'s (both scaled alike), else
+    `strong`'s."""
+    return EXPERT_SHAPE if budget.samples > STRONG.scaled().samples else STRONG_SHAPE
 
 
 def _without(hand: list[Card], card: Card) -> list[Card]:
