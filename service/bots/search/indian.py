@@ -14,8 +14,11 @@ draw), then by sampled futures scored with the engine's own best declaration
   would get in that deal (after the other seats' draws; one sooner if the next
   seat takes the discard, judged on its sampled hand), `Shape.horizon` of them,
   throwing the engine's finish card each time; the fewest draws to a valid
-  declaration, then the last hand's score, wins on average. A valid declaration
-  is always made.
+  declaration, then the last hand's score, wins on average. `expert` first keeps,
+  of those candidates, only the ones whose hand has the most outs
+  (`indian_outs`: unseen cards whose draw lowers the deficiency), exact over
+  the unseen cards rather than sampled; the rollouts break its ties. A valid
+  declaration is always made.
 - the draw: the top discard when it makes a valid declaration or brings the
   hand's deficiency down (a sure step beats a chance of one); else the stock.
 - the drop: `indian_drop.should_drop` (only where points outlive the deal).
@@ -62,14 +65,9 @@ def search_indian(view: GameView, bot: BotView, rng: Random, budget: Budget) -> 
     scorer = Scorer(wild, indian_options(bot.rules).full_count)
     if legal.draw and legal.can_drop and should_drop(view, bot):
         return Drop()
-    shape = shape_of(budget)
-    if legal.draw and not shape.draw_samples:
+    if legal.draw:
         return _draw(bot, scorer)
     unknown = Unknown.of(view, bot)
-    if legal.draw:
-        chosen = _draw(bot, scorer)
-        deals = [unknown.sample(rng) for _ in range(shape.draw_samples)]
-        return _Search(bot, scorer, deals, _next_seats(view, bot), budget, unknown).draw(chosen)
     deals = [unknown.sample(rng) for _ in range(budget.samples)]
     return _Search(bot, scorer, deals, _next_seats(view, bot), budget, unknown).play()
 
@@ -115,32 +113,6 @@ class _Search:
     def _out_of_time(self, done: int) -> bool:
         return done > 0 and self.guard.passed()
 
-    # --- the draw (expert) ------------------------------------------------------
-
-    def draw(self, chosen: Action) -> Action:
-        """The top discard against the stock, each rolled out on the same deals for
-        `Shape.horizon` draws in all; `chosen` (the rule's draw) stays unless the
-        other is better on average. A top discard that declares is always taken."""
-        bot = self.bot
-        top = bot.discard_top
-        if top is None or len(bot.legal.draw) < 2:
-            return chosen
-        hand = list(bot.hand)
-        if self.scorer.score([*hand, top], keep=top) <= -WIN:
-            return Draw(Source.DISCARD)
-        round_ = len(self.others) + 1
-        horizon = self.shape.horizon
-        stock = discard = 0.0
-        for done, deal in enumerate(self.deals):
-            if self._out_of_time(done):
-                break
-            stock += self.scorer.rollout(hand, _draws(deal, 0, round_, horizon))
-            later = _draws(deal, len(self.others), round_, horizon - 1)
-            discard += self.scorer.rollout([*hand, top], later, keep=top)
-        other = Draw(Source.STOCK) if chosen == Draw(Source.DISCARD) else Draw(Source.DISCARD)
-        mine, theirs = (stock, discard) if other.source is Source.DISCARD else (discard, stock)
-        return other if theirs < mine else chosen
-
     # --- the discard or declaration -------------------------------------------
 
     def play(self) -> Action:
@@ -170,7 +142,7 @@ class _Search:
                 before = len(self.others) - (1 if fed else 0)
                 draws = _draws(deal, before, round_, horizon)
                 value = scorer.rollout(rests[card], draws)
-                totals[card] += value + (self.shape.feed if fed else 0.0)
+                totals[card] += value + (FEED if fed else 0.0)
         # The first of the choices (basic's finish card) wins ties.
         return Discard(min(choices, key=lambda card: totals[card]))
 
@@ -217,10 +189,6 @@ class Shape:
 
     candidates: int
     horizon: int
-    feed: float = FEED
-    """What feeding the next seat costs, in draws (`FEED`)."""
-    draw_samples: int = 0
-    """Deals the draw is judged on (0: the rule alone, `_draw`)."""
     outs: bool = False
     """Keep only the discards whose hand has the most outs (`indian_outs`)."""
 
