@@ -37,7 +37,7 @@ from random import Random
 from service.bots.indian import play_indian, taken_card
 from service.bots.search.budget import STRONG, Budget
 from service.bots.search.indian_drop import should_drop
-from service.bots.search.indian_outs import outs
+from service.bots.search.indian_outs import linked, outs
 from service.bots.search.indian_value import WIN, Scorer, feeds
 from service.bots.search.unknown import Deal, Unknown
 from service.bots.view import BotView
@@ -162,6 +162,14 @@ class _Search:
         )
         ranked.insert(0, finish)
         width = self.shape.candidates
+        if self.shape.linked and len(ranked) > 1:
+            # Of the first `width`, those most cards would complete a group for.
+            linking = {
+                card: linked(_without(hand, card), self.unseen, self.scorer)
+                for card in ranked[:width]
+            }
+            most = max(linking.values())
+            return [card for card in ranked[:width] if linking[card] == most]
         if self.shape.outs and len(ranked) > 1:
             # Of the first `width`, those whose hand has the most outs (`indian_outs`).
             counted = {
@@ -191,9 +199,12 @@ class Shape:
     horizon: int
     outs: bool = False
     """Keep only the discards whose hand has the most outs (`indian_outs`)."""
+    linked: bool = False
+    """Keep only the discards whose hand the most unseen cards would complete a group
+    of three for (`indian_outs.linked`, cheap)."""
 
 
-STRONG_SHAPE = Shape(candidates=4, horizon=1)
+STRONG_SHAPE = Shape(candidates=4, horizon=1, linked=True)
 EXPERT_SHAPE = Shape(candidates=5, horizon=1, outs=True)
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from service.bots.search.indian_value import Scorer
+from service.bots.search.indian_value import Scorer, feeds
 from service.domain.cards import Card
 
 _REACH = 2
@@ -37,6 +37,13 @@ def outs(rest: Sequence[Card], unseen: Counter[Card], scorer: Scorer) -> int:
         if scorer.shape([*rest, card]) < base:
             total += copies
     return total
+
+
+def linked(rest: Sequence[Card], unseen: Counter[Card], scorer: Scorer) -> int:
+    """A cheap stand-in for `outs`: how many of the `unseen` cards (copies counted)
+    would complete a group of three with the cards of `rest` (`indian_value.feeds`),
+    whether or not that lowers the deficiency."""
+    return sum(copies for card, copies in unseen.items() if feeds(card, rest, scorer))
 
 
 def _near(card: Card, naturals: Sequence[Card]) -> bool:
