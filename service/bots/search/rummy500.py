@@ -63,6 +63,11 @@ DRAW_MARGIN = 8.0
 later, or stay in hand when the hand ends): measured, 8 beat 3 and no search."""
 REPLY_DEPTH = 10
 """The deepest pile draw a sampled next player is tried with."""
+MODELLED_EXPERT = False
+"""Whether `expert` plays `rummy500_expert`'s search (deals modelled on the pile, held
+cards weighed by the hand's end) instead of this one with its larger budget. Off:
+the arena measured it weaker than `strong` (docs/bots.md, "500 Rum"), 43.8% of 80
+games (H0) and, with a second ply on throws instead of the end weight, 44.8% of 96."""
 HIGH_THROWS = 2
 """`expert`, as the hand's end nears: its highest deadwood cards judged as throws too."""
 
@@ -76,7 +81,7 @@ def search_rummy500(view: GameView, bot: BotView, rng: Random, budget: Budget) -
     unknown = Unknown.of(view, bot)
     samples = samples_of(budget, SAMPLE_WEIGHT)
     after = _next_seat(bot)
-    if budget.samples > STRONG.scaled().samples and after is not None:
+    if MODELLED_EXPERT and budget.samples > STRONG.scaled().samples and after is not None:
         return _expert(bot, basic, unknown, budget, after, rng)
     if legal.draw:
         draws = _draw_candidates(bot, basic)

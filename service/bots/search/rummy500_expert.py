@@ -1,25 +1,19 @@
-"""500 Rum's `expert` (docs/bots.md): `strong`'s search, with an opponent model and
-a second ply.
+"""500 Rum's `expert` as an opponent model (docs/bots.md): OFF for now
+(`rummy500.MODELLED_EXPERT`), as the arena measured it weaker than `strong`.
 
 `strong` (`rummy500.py`) judges a move by the plan it leaves and what the next
-seat's *uniformly* sampled hand gains from the pile the move leaves. `expert`
+seat's *uniformly* sampled hand gains from the pile the move leaves. This search
 differs in two ways:
 
 - **the other hand is modelled from the public pile**: the seat that threw the
   top card of the spread pile saw every card beneath it when it drew, and did not
   dig for them. A sampled hand (with that thrown card) that would have gained
   from digging then is unlikely, so it is dealt again (up to `TRIES` times):
-  the deals the search judges on are those consistent with what that seat did
-  not take. At two seats that seat is also the next one, whose reply the
-  search fears; a uniform hand fears the old pile's cards, which the real
-  hand has shown it cannot use, as much as the card thrown now.
-- **a throw looks one turn further**: after the throw, the next seat replies on
-  the sampled deal (it digs to its best depth when that gains, else it draws the
-  stock's top, and throws its plan's highest deadwood card, or goes out), and
-  then this seat draws again (the stock's next card, or the pile as the reply
-  left it, to the depth whose plan is best). A throw is worth this seat's
-  plan after that draw less what the reply gained: the cards kept are judged
-  by what they become, not only by what the throw feeds.
+  the deals judged on are those consistent with what that seat did not take.
+- **a card held costs more as the hand's end nears** (`end_weight`): from the
+  public counts (the stock's size, the fewest cards another seat holds), a card
+  held counts against a plan from half its value up to all of it, and as that
+  weight rises the highest deadwood cards are judged as throws too.
 
 Covers are cached for the move on the hand's cards (hands repeat across
 candidates and deals).
