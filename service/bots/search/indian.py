@@ -204,7 +204,7 @@ class Shape:
     of three for (`indian_outs.linked`, cheap)."""
 
 
-STRONG_SHAPE = Shape(candidates=4, horizon=1)
+STRONG_SHAPE = Shape(candidates=4, horizon=1, linked=True)
 EXPERT_SHAPE = Shape(candidates=5, horizon=1, outs=True)
 
 
