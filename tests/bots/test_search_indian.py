@@ -12,7 +12,7 @@ import pytest
 from service.bots.search import play_expert, play_strong
 from service.bots.search.budget import Budget
 from service.bots.search.indian import search_indian
-from service.bots.search.indian_outs import outs
+from service.bots.search.indian_outs import linked, outs
 from service.bots.search.indian_shape import deficiency
 from service.bots.search.indian_value import Scorer, feeds
 from service.bots.search.unknown import Unknown
@@ -208,3 +208,15 @@ def test_an_open_ended_run_has_more_outs_than_one_with_a_gap() -> None:
     assert outs(cards(f"{base} 5H 6H"), Counter(cards("KD")), scorer) == 1  # KH KS KD
     assert outs(open_ended, Counter(cards("8D JK")), scorer) == 2
     assert outs(open_ended, Counter(cards("9D")), scorer) == 0
+
+
+def test_linked_counts_the_unseen_cards_that_complete_a_group_of_three() -> None:
+    scorer = Scorer(Rank.EIGHT, 80)
+    base = "2C 3C 4C 9S 10S JS KH KS 2D 9D 7S"
+    unseen = Counter(cards("4H 7H 6H KD 8D QC 5C"))
+    # 4H and 7H complete 5H 6H, 6H only 5H 7H; KD the kings; the wild 8D fits
+    # anything; 5C lengthens 2C 3C 4C; QC fits nothing.
+    open_ended = linked(cards(f"{base} 5H 6H"), unseen, scorer)
+    gapped = linked(cards(f"{base} 5H 7H"), unseen, scorer)
+    assert open_ended == 5  # 4H 7H KD 8D 5C
+    assert gapped == 4  # 6H KD 8D 5C
