@@ -4,6 +4,7 @@ view and its seed."""
 
 from __future__ import annotations
 
+from collections import Counter
 from random import Random
 
 import pytest
@@ -11,6 +12,7 @@ import pytest
 from service.bots.search import play_expert, play_strong
 from service.bots.search.budget import Budget
 from service.bots.search.indian import search_indian
+from service.bots.search.indian_outs import linked, outs
 from service.bots.search.indian_shape import deficiency
 from service.bots.search.indian_value import Scorer, feeds
 from service.bots.search.unknown import Unknown
@@ -191,3 +193,30 @@ def test_plays_on_with_a_pure_sequence_in_a_pool() -> None:
         [hand, HOPELESS_OTHER], indicator="8C", upcard="6C", stock=("6S",), format="pool_101"
     )
     assert isinstance(strong(board), Draw)
+
+
+def test_an_open_ended_run_has_more_outs_than_one_with_a_gap() -> None:
+    scorer = Scorer(Rank.EIGHT, 80)
+    unseen = Counter(cards("4H 6H 7H 3H 9H 8D JK 5C KD QC"))
+    # Equal deficiency; 5H 6H grows at both ends (4H, 7H), 5H 7H only in its gap (6H).
+    base = "2C 3C 4C 9S 10S JS KH KS 2D 4D 7S"
+    open_ended = cards(f"{base} 5H 6H")
+    gapped = cards(f"{base} 5H 7H")
+    assert scorer.shape(open_ended) == scorer.shape(gapped)
+    assert outs(open_ended, unseen, scorer) > outs(gapped, unseen, scorer)
+    # A wild (8D, the joker) is an out of both; a card that fits nothing is not.
+    assert outs(cards(f"{base} 5H 6H"), Counter(cards("KD")), scorer) == 1  # KH KS KD
+    assert outs(open_ended, Counter(cards("8D JK")), scorer) == 2
+    assert outs(open_ended, Counter(cards("9D")), scorer) == 0
+
+
+def test_linked_counts_the_unseen_cards_that_complete_a_group_of_three() -> None:
+    scorer = Scorer(Rank.EIGHT, 80)
+    base = "2C 3C 4C 9S 10S JS KH KS 2D 9D 7S"
+    unseen = Counter(cards("4H 7H 6H KD 8D QC 5C"))
+    # 4H and 7H complete 5H 6H, 6H only 5H 7H; KD the kings; the wild 8D fits
+    # anything; 5C lengthens 2C 3C 4C; QC fits nothing.
+    open_ended = linked(cards(f"{base} 5H 6H"), unseen, scorer)
+    gapped = linked(cards(f"{base} 5H 7H"), unseen, scorer)
+    assert open_ended == 5  # 4H 7H KD 8D 5C
+    assert gapped == 4  # 6H KD 8D 5C
