@@ -188,7 +188,11 @@ NOT_DIGITS = ["1e3", "+5", " 5", "5 ", "0x10", "\u0663", "\u00b2", "5.0", "-0", 
 
 
 def _url(game: Game, path: str) -> str:
-    return path.replace("{game_id}", game.id)
+    return (
+        path.replace("{game_id}", game.id)
+        .replace("{player_ref}", "platform:player")
+        .replace("{variant}", "classic")
+    )
 
 
 def test_the_contract_has_the_integer_query_parameters_this_file_tries() -> None:
@@ -200,7 +204,8 @@ def test_the_contract_has_the_integer_query_parameters_this_file_tries() -> None
         "min_open",
         "seat",
     }
-    assert len(INTEGER_QUERY_PARAMETERS) == 11  # with listWebhookDeliveries' `limit`
+    # With listWebhookDeliveries' `limit`, and the recall's and the leaderboards'.
+    assert len(INTEGER_QUERY_PARAMETERS) == 13
 
 
 @pytest.mark.parametrize(("path", "name"), INTEGER_QUERY_PARAMETERS)
