@@ -1,0 +1,136 @@
+"""Gin's model of the other hand for `expert` (docs/bots.md): what the public play
+says about it, and the knock it may make on its next turn.
+
+- **What it threw or passed**: the top of the pile, when the other player threw it
+  (or passed it as the upcard), is a card its hand did not want: a player keeps
+  a card that lowers its deadwood. Sampled other hands that would have kept it
+  are dealt again (`Shown.sample`, a few tries), so the samples lean toward the
+  hands the play so far makes likely.
+- **Its knock coming**: after my throw, the other hand takes it if it helps
+  (`basic`'s test) or else draws the stock's next card, and knocks when it then
+  may; what that knock costs me (my deadwood after my lay-offs against its, an
+  undercut my gain) is what a throw or a draw is charged on that sample. A throw
+  that hands it the knock, or keeps high cards while it is close, then costs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from random import Random
+
+from service.bots.search import gin_masks as gm
+from service.bots.search.unknown import Deal, Unknown
+from service.bots.view import BotView
+from service.domain.cards import Card
+from service.domain.gin import deadwood
+from service.domain.rules import RuleSet
+from service.projections.views import GameView
+
+TRIES = 6
+"""Deals tried for one sample before the last is kept as it is."""
+
+
+def helps(hand: int, top: int) -> bool:
+    """`basic`'s test: taking `top` (and throwing another card) lowers the deadwood."""
+    if not gm.touches(hand, top):
+        return False
+    return gm.best_discard(hand | 1 << top, top)[0] < gm.deadwood(hand)
+
+
+def refused(view: GameView, bot: BotView) -> int:
+    """The bit of the card the other player last threw or passed, if the top of the
+    pile is one (-1 if not): in the draw (but the first offer of the upcard, which
+    no one has passed yet), or after a draw from the stock (every card may be thrown:
+    none was taken from the pile)."""
+    top = bot.discard_top
+    legal = bot.legal
+    if top is None:
+        return -1
+    if legal.can_pass:
+        return gm.BIT[top] if view.dealer == bot.seat else -1
+    if legal.draw:
+        return gm.BIT[top]
+    if legal.discard and len(legal.discard) == len(bot.hand):
+        return gm.BIT[top]
+    return -1
+
+
+@dataclass(frozen=True, slots=True)
+class Shown(Unknown):
+    """`Unknown` whose samples of the other hand did not want the card it refused."""
+
+    other: int = -1
+    refused: int = -1
+
+    @classmethod
+    def of_seat(cls, view: GameView, bot: BotView) -> Shown:
+        unknown = Unknown.of(view, bot)
+        return cls(
+            pool=unknown.pool,
+            hand_counts=unknown.hand_counts,
+            stock_count=unknown.stock_count,
+            buried_count=unknown.buried_count,
+            other=next(iter(unknown.hand_counts)),
+            refused=refused(view, bot),
+        )
+
+    def sample(self, rng: Random) -> Deal:
+        deal = Unknown.sample(self, rng)
+        if self.refused < 0:
+            return deal
+        for _ in range(TRIES - 1):
+            if not helps(built(deal, self.other), self.refused):
+                break
+            deal = Unknown.sample(self, rng)
+        return deal
+
+
+def built(deal: Deal, seat: int) -> int:
+    """The sampled other hand as a hand in play: it has drawn about half the buried
+    cards (the discards are the two players' throws) and kept its best ten."""
+    hand = gm.mask_of(deal.hands[seat])
+    for card in deal.buried[: len(deal.buried) // 2]:
+        hand |= 1 << gm.BIT[card]
+        hand ^= 1 << gm.best_discard(hand)[1]
+    return hand
+
+
+@dataclass(frozen=True, slots=True)
+class Stakes:
+    """What a knock scores: the knock limit, the bonuses and the factor (Oklahoma)."""
+
+    rules: RuleSet
+    limit: int
+    gin_bonus: int
+    undercut_bonus: int
+    factor: int
+
+
+def threat(kept: int, thrown: int, other: int, next_draw: int, stakes: Stakes) -> float:
+    """What the other hand's knock on its next turn costs me, holding `kept` after
+    throwing `thrown` (0 when it cannot knock; negative: an undercut, my gain). It
+    takes `thrown` if that helps it, else draws `next_draw` (-1: no card left)."""
+    if helps(other, thrown):
+        held, keep = other | 1 << thrown, thrown
+    elif next_draw >= 0:
+        held, keep = other | 1 << next_draw, -1
+    else:
+        return 0.0
+    left, out = gm.best_discard(held, keep)
+    if left > stakes.limit:
+        return 0.0
+    if left == 0:
+        return stakes.factor * (stakes.gin_bonus + gm.deadwood(kept))
+    mine = _defended(kept, held ^ 1 << out, stakes.rules)
+    if mine <= left:
+        return -stakes.factor * (stakes.undercut_bonus + left - mine)
+    return stakes.factor * (mine - left)
+
+
+@lru_cache(maxsize=8192)
+def _defended(kept: int, knocker: int, rules: RuleSet) -> int:
+    """My deadwood after laying off on the knocker's least-deadwood melds."""
+    melds = deadwood.least(gm.cards_of(knocker), rules).melds
+    cards: list[Card] = gm.cards_of(kept)
+    return deadwood.defend(cards, melds, rules).count
