@@ -32,8 +32,8 @@ from itertools import combinations
 from random import Random
 
 from service.bots.search import gin_masks as gm
-from service.bots.search.gin_model import Shown, Stakes, built, helps, threat
 from service.bots.search.budget import Budget
+from service.bots.search.gin_model import Shown, Stakes, built, drawn_by_other, helps, threat
 from service.bots.search.sampled import best_by_samples, samples_of
 from service.bots.search.unknown import Deal, Unknown
 from service.bots.view import BotView
@@ -101,7 +101,7 @@ def search_gin(view: GameView, bot: BotView, rng: Random, budget: Budget) -> Act
     unknown = Shown.of_seat(view, bot) if deep else Unknown.of(view, bot)
     terms = _terms(view, bot, unknown, deep=deep)
     other = next(iter(unknown.hand_counts))
-    opponent_in = _Opponent(other)
+    opponent_in = _Opponent(other, drawn_by_other(view))
     outlook = _Outlook(terms)
     me = gm.mask_of(bot.hand)
     if legal.draw or legal.can_pass:
@@ -124,7 +124,7 @@ def search_gin(view: GameView, bot: BotView, rng: Random, budget: Budget) -> Act
     throws = sorted(legal.discard, key=lambda card: _throw_order(me, card))
     knocks = [card for card in throws if card in legal.knock]
     if knocks:
-        knock = _knock(bot, me, knocks[0], unknown, other, rng, samples, terms)
+        knock = _knock(bot, me, knocks[0], unknown, opponent_in, rng, samples, terms)
         if knock is not None:
             return knock
 
@@ -147,14 +147,15 @@ def search_gin(view: GameView, bot: BotView, rng: Random, budget: Budget) -> Act
 class _Opponent:
     """The built other hand of a deal, remembered for the deal its candidates share."""
 
-    def __init__(self, seat: int) -> None:
+    def __init__(self, seat: int, count: int) -> None:
         self.seat = seat
+        self.count = count
         self.deal: Deal | None = None
         self.hand = 0
 
     def __call__(self, deal: Deal) -> int:
         if deal is not self.deal:
-            self.deal, self.hand = deal, built(deal, self.seat)
+            self.deal, self.hand = deal, built(deal, self.seat, self.count)
         return self.hand
 
 
@@ -213,9 +214,7 @@ def _draw_at(deal: Deal, depth: int) -> int:
     return gm.BIT[deal.stock[-depth]] if len(deal.stock) >= depth else -1
 
 
-def _turn_value(
-    hand: int, taken: int, opponent: int, outlook: _Outlook, next_draw: int
-) -> float:
+def _turn_value(hand: int, taken: int, opponent: int, outlook: _Outlook, next_draw: int) -> float:
     """Eleven cards held (`taken` from the pile, or -1): the best of the few best
     throws, each worth its outlook one draw deep (or a knock now) less what it
     feeds, and (`expert`) less what the other's knock after it costs (it draws
@@ -277,7 +276,7 @@ def _knock(
     me: int,
     card: Card,
     unknown: Unknown,
-    other: int,
+    opponent_in: _Opponent,
     rng: Random,
     samples: int,
     terms: _Terms,
@@ -287,7 +286,7 @@ def _knock(
     held = me ^ 1 << gm.BIT[card]
     if gm.deadwood(held) == 0:
         return Knock(card, _least_melds(held, terms.rules))
-    defenders = [built(unknown.sample(rng), other) for _ in range(samples)]
+    defenders = [opponent_in(unknown.sample(rng)) for _ in range(samples)]
     shown = _arrangement(held, defenders[:ARRANGEMENT_SAMPLES], terms.rules)
     points = sum(_knock_points(held, shown, defender, terms) for defender in defenders)
     if points / len(defenders) > KNOCK_MIN:

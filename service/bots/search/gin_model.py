@@ -62,6 +62,8 @@ class Shown(Unknown):
 
     other: int = -1
     refused: int = -1
+    build: int = 0
+    """Cards the other hand is built with (`built`)."""
 
     @classmethod
     def of_seat(cls, view: GameView, bot: BotView) -> Shown:
@@ -73,6 +75,7 @@ class Shown(Unknown):
             buried_count=unknown.buried_count,
             other=next(iter(unknown.hand_counts)),
             refused=refused(view, bot),
+            build=drawn_by_other(view),
         )
 
     def sample(self, rng: Random) -> Deal:
@@ -80,17 +83,25 @@ class Shown(Unknown):
         if self.refused < 0:
             return deal
         for _ in range(TRIES - 1):
-            if not helps(built(deal, self.other), self.refused):
+            if not helps(built(deal, self.other, self.build), self.refused):
                 break
             deal = Unknown.sample(self, rng)
         return deal
 
 
-def built(deal: Deal, seat: int) -> int:
-    """The sampled other hand as a hand in play: it has drawn about half the buried
-    cards (the discards are the two players' throws) and kept its best ten."""
+def drawn_by_other(view: GameView) -> int:
+    """How many cards the other hand has drawn and thrown, about: half the throws
+    under the pile's top (the two players' throws alternate)."""
+    return max(0, view.discard_count - 1) // 2
+
+
+def built(deal: Deal, seat: int, count: int) -> int:
+    """The sampled other hand as a hand in play: it has drawn `count` more cards and
+    kept its best ten. The cards are unseen ones no one draws soon (the pile shown
+    whole, none of the buried cards is unseen): those buried face down (a knock
+    card), then the stock's bottom."""
     hand = gm.mask_of(deal.hands[seat])
-    for card in deal.buried[: len(deal.buried) // 2]:
+    for card in (deal.buried + deal.stock)[:count]:
         hand |= 1 << gm.BIT[card]
         hand ^= 1 << gm.best_discard(hand)[1]
     return hand
