@@ -342,10 +342,11 @@ def game_view(game: GameSnapshot, viewer: Viewer) -> GameView:
             summary.hands_won = won
         if table.final is not None:
             view.result = gin_result(table.final)
+        if hand is not None:
+            # Gin's family (the one with knock terms) shows the pile under its top.
+            view.pile_below = card_codes(hand.discard[:-1])
     if table.rules.spread_pile and hand is not None:
         view.discard_pile = card_codes(hand.discard)
-    if table.rules.variant is Variant.GIN and hand is not None:
-        view.pile_below = card_codes(hand.discard[:-1])
     if viewer.seat is not None:
         seat = viewer.seat
         called = engine.called_card(table, seat)
