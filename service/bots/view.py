@@ -45,7 +45,9 @@ class BotView:
     deal_wild: Rank | None = None
     """Indian: the wild rank cut for this deal."""
     pile: tuple[Card, ...] = ()
-    """500 Rum: the whole spread discard pile, oldest first."""
+    """500 Rum: the whole spread discard pile, oldest first; Gin: the whole pile too
+    (the view's `pile_below` and `discard_top`: public, never taken from but its
+    top)."""
     called: Card | None = None
     """500 Rum: the called card this seat must still meld or lay off this turn."""
 
@@ -113,7 +115,7 @@ class BotView:
             deal_wild=None
             if view.wild is None or view.wild.indicator is None or view.wild.rank is None
             else Rank.parse(view.wild.rank),
-            pile=_cards(view.discard_pile or []),
+            pile=_pile(view),
             called=None if view.called_card is None else Card.parse(view.called_card),
         )
 
@@ -143,6 +145,14 @@ class BotView:
     def opponents_holding(self) -> Iterable[int]:
         """How many cards each other seat holds."""
         return (count for seat, count in enumerate(self.hand_counts) if seat != self.seat)
+
+
+def _pile(view: GameView) -> tuple[Card, ...]:
+    if view.discard_pile:
+        return _cards(view.discard_pile)
+    if view.pile_below is not None and view.discard_top is not None:
+        return _cards([*view.pile_below, view.discard_top])
+    return ()
 
 
 @lru_cache(maxsize=64)

@@ -318,6 +318,10 @@ class GameView(msgspec.Struct, kw_only=True, omit_defaults=True):
     discard_pile: list[str] | None = None
     """500 Rum: the whole spread discard pile, oldest first (public). Absent in the
     other variants, which show `discard_top` only."""
+    pile_below: list[str] | None = None
+    """Gin: the discard pile under `discard_top`, oldest first. Public: each card in it
+    was thrown face up (the event feed shows every seat each throw), so a player
+    could remember it; bots read it here (docs/bots.md)."""
     called_card: str | None = None
     """500 Rum, the seat to play's own view only: the called card it took from the pile
     and must still meld or lay off this turn."""
@@ -376,6 +380,9 @@ def game_view(
             summary.hands_won = won
         if table.final is not None:
             view.result = gin_result(table.final)
+        if hand is not None:
+            # Gin's family (the one with knock terms) shows the pile under its top.
+            view.pile_below = card_codes(hand.discard[:-1])
     if table.rules.spread_pile and hand is not None:
         view.discard_pile = card_codes(hand.discard)
     if viewer.seat is not None:

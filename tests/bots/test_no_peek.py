@@ -3,8 +3,8 @@
 For positions a few moves into a hand of every variant, the hidden cards are
 dealt again in many ways consistent with the seat's view: the cards of the
 other hands (each keeping its size), the stock, the discard pile under its top
-(500 Rum spreads its pile: public, kept) and the cards out of play face down
-(a knock card; Indian's indicator is face up, kept). The seat's view must be
+(500 Rum's and Gin's views show the whole pile: public, kept) and the cards out
+of play face down (a knock card; Indian's indicator is face up, kept). The seat's view must be
 the same byte for byte (so the re-deal is consistent), and with the same seed
 every level (`random`, `basic`, `strong`, `expert`) must choose the same move.
 A bot that read anything but its view would, sooner or later, move otherwise.
@@ -162,9 +162,9 @@ def _hidden_places(table: Table, seat: int) -> list[list[Card]]:
     assert hand is not None
     places = [hand.hands[other] for other in range(table.seat_count) if other != seat]
     places.append(hand.stock)
-    if table.rules.variant is not Variant.RUMMY500:
-        # Every pile but 500 Rum's shows its top card only; a draw of it has no
-        # order to keep but its top.
+    if table.rules.variant not in (Variant.RUMMY500, Variant.GIN):
+        # Every pile but 500 Rum's and Gin's (public: their views show it whole)
+        # shows its top card only; a draw of it has no order to keep but its top.
         places.append(hand.discard)
     if table.rules.variant is not Variant.INDIAN:
         # Cards out of play lie face down (a knock card); Indian's indicator is shown.

@@ -11,7 +11,7 @@ exact average can:
   knock, or gin). Two draws deep (`DEEP_SAMPLES` and more: expert), each card's
   best follow-up is itself judged so.
 - **The other hand**, sampled: its cards dealt from the unseen ones and then
-  built the way a player builds (`_built`: it has drawn about half the buried
+  built the way a player builds (`gin_model.built`: it has drawn about half the buried
   cards and thrown its worst), so its deadwood is that of a hand in play, not
   of a fresh deal. On it the search judges what sampling alone can: whether a
   throw feeds it (it would take the card: `basic`'s test), and a knock's exact
@@ -33,6 +33,7 @@ from random import Random
 
 from service.bots.search import gin_masks as gm
 from service.bots.search.budget import Budget
+from service.bots.search.gin_model import Shown, Stakes, built, drawn_by_other, helps, threat
 from service.bots.search.sampled import best_by_samples, samples_of
 from service.bots.search.unknown import Deal, Unknown
 from service.bots.view import BotView
@@ -81,16 +82,26 @@ class _Terms:
     pool: tuple[int, ...]
     deep: bool
 
+    @property
+    def stakes(self) -> Stakes | None:
+        """The knock terms `expert`'s model of the other hand charges (None: `strong`,
+        which does not look at the other's knock)."""
+        if not self.deep:
+            return None
+        return Stakes(self.rules, self.limit, self.gin_bonus, self.undercut_bonus, self.factor)
+
 
 def search_gin(view: GameView, bot: BotView, rng: Random, budget: Budget) -> Action:
     """Gin's move for the seat whose view this is (the family's `FamilySearch`)."""
     legal = bot.legal
     if legal.big_gin:
         return Knock(None)
-    unknown = Unknown.of(view, bot)
     samples = samples_of(budget, SAMPLE_WEIGHT)
-    terms = _terms(view, bot, unknown, deep=samples >= DEEP_SAMPLES)
+    deep = samples >= DEEP_SAMPLES
+    unknown = Shown.of_seat(view, bot) if deep else Unknown.of(view, bot)
+    terms = _terms(view, bot, unknown, deep=deep)
     other = next(iter(unknown.hand_counts))
+    opponent_in = _Opponent(other, drawn_by_other(view))
     outlook = _Outlook(terms)
     me = gm.mask_of(bot.hand)
     if legal.draw or legal.can_pass:
@@ -98,12 +109,13 @@ def search_gin(view: GameView, bot: BotView, rng: Random, budget: Budget) -> Act
         second_offer = legal.can_pass and view.dealer == bot.seat
 
         def drawn(choice: Action, deal: Deal, _: Random) -> float:
-            opponent = _built(deal, other)
+            opponent = opponent_in(deal)
             if isinstance(choice, Draw) and choice.source is Source.DISCARD:
-                return _turn_value(me | 1 << top, top, opponent, outlook)
+                return _turn_value(me | 1 << top, top, opponent, outlook, _draw_at(deal, 1))
             if isinstance(choice, Pass) and second_offer:
                 return outlook.value(me, deep=False)
-            return _turn_value(me | 1 << gm.BIT[deal.stock[-1]], -1, opponent, outlook)
+            held = me | 1 << gm.BIT[deal.stock[-1]]
+            return _turn_value(held, -1, opponent, outlook, _draw_at(deal, 2))
 
         draws = _draw_candidates(bot)
         return best_by_samples(draws, unknown, rng, samples, budget.guard(), drawn)
@@ -112,18 +124,39 @@ def search_gin(view: GameView, bot: BotView, rng: Random, budget: Budget) -> Act
     throws = sorted(legal.discard, key=lambda card: _throw_order(me, card))
     knocks = [card for card in throws if card in legal.knock]
     if knocks:
-        knock = _knock(bot, me, knocks[0], unknown, other, rng, samples, terms)
+        knock = _knock(bot, me, knocks[0], unknown, opponent_in, rng, samples, terms)
         if knock is not None:
             return knock
 
+    stakes = terms.stakes
+
     def thrown(card: Card, deal: Deal, _: Random) -> float:
         bit = gm.BIT[card]
-        return outlook.value(me ^ 1 << bit) - _fed(_built(deal, other), bit)
+        opponent = opponent_in(deal)
+        worth = outlook.value(me ^ 1 << bit) - _fed(opponent, bit)
+        if stakes is not None:
+            worth -= threat(me ^ 1 << bit, bit, opponent, _draw_at(deal, 1), stakes)
+        return worth
 
     choice = best_by_samples(
         throws[:THROWS], unknown, rng, samples, budget.guard(), thrown, THROW_MARGIN
     )
     return Discard(choice)
+
+
+class _Opponent:
+    """The built other hand of a deal, remembered for the deal its candidates share."""
+
+    def __init__(self, seat: int, count: int) -> None:
+        self.seat = seat
+        self.count = count
+        self.deal: Deal | None = None
+        self.hand = 0
+
+    def __call__(self, deal: Deal) -> int:
+        if deal is not self.deal:
+            self.deal, self.hand = deal, built(deal, self.seat, self.count)
+        return self.hand
 
 
 def _terms(view: GameView, bot: BotView, unknown: Unknown, *, deep: bool) -> _Terms:
@@ -176,11 +209,18 @@ class _Outlook:
         return KNOCK_VALUE - left + (GIN_VALUE if left == 0 else 0.0)
 
 
-def _turn_value(hand: int, taken: int, opponent: int, outlook: _Outlook) -> float:
+def _draw_at(deal: Deal, depth: int) -> int:
+    """The bit of the stock's `depth`-th card from the top in `deal` (-1: none)."""
+    return gm.BIT[deal.stock[-depth]] if len(deal.stock) >= depth else -1
+
+
+def _turn_value(hand: int, taken: int, opponent: int, outlook: _Outlook, next_draw: int) -> float:
     """Eleven cards held (`taken` from the pile, or -1): the best of the few best
     throws, each worth its outlook one draw deep (or a knock now) less what it
-    feeds. (A draw is judged one draw deep at every level: a stock draw brings a
-    new hand on each sample, and two draws deep for each would cost seconds.)"""
+    feeds, and (`expert`) less what the other's knock after it costs (it draws
+    `next_draw` if it does not take the throw). (A draw is judged one draw deep at
+    every level: a stock draw brings a new hand on each sample, and two draws deep
+    for each would cost seconds.)"""
     whole = sorted(
         (bit for bit in gm.bits(hand) if bit != taken),
         key=lambda bit: (gm.deadwood(hand ^ 1 << bit), -gm.VALUE[bit], -bit),
@@ -193,7 +233,11 @@ def _turn_value(hand: int, taken: int, opponent: int, outlook: _Outlook) -> floa
             worth = outlook.now(left)
         else:
             worth = outlook.value(kept, deep=False)
-        best = max(best, worth - _fed(opponent, bit))
+        worth -= _fed(opponent, bit)
+        stakes = outlook.terms.stakes
+        if stakes is not None and left > outlook.terms.limit:
+            worth -= threat(kept, bit, opponent, next_draw, stakes)
+        best = max(best, worth)
     return best
 
 
@@ -203,16 +247,6 @@ def _fed(opponent: int, bit: int) -> float:
         return 0.0
     saved = gm.deadwood(opponent) - gm.best_discard(opponent | 1 << bit, bit)[0]
     return FEED_COST * saved if saved > 0 else 0.0
-
-
-def _built(deal: Deal, seat: int) -> int:
-    """The sampled other hand as a hand in play: it has drawn about half the buried
-    cards (the discards are the two players' throws) and kept its best ten."""
-    hand = gm.mask_of(deal.hands[seat])
-    for card in deal.buried[: len(deal.buried) // 2]:
-        hand |= 1 << gm.BIT[card]
-        hand ^= 1 << gm.best_discard(hand)[1]
-    return hand
 
 
 def _throw_order(hand: int, card: Card) -> tuple[int, int, int]:
@@ -232,16 +266,9 @@ def _draw_candidates(bot: BotView) -> list[Action]:
         options.append(Draw(Source.STOCK))
     if len(options) == 2 and bot.discard_top is not None:
         hand = gm.mask_of(bot.hand)
-        if not _helps(hand, gm.BIT[bot.discard_top]):
+        if not helps(hand, gm.BIT[bot.discard_top]):
             options.reverse()
     return options
-
-
-def _helps(hand: int, top: int) -> bool:
-    """`basic`'s test: taking `top` (and throwing another card) lowers the deadwood."""
-    if not gm.touches(hand, top):
-        return False
-    return gm.best_discard(hand | 1 << top, top)[0] < gm.deadwood(hand)
 
 
 def _knock(
@@ -249,7 +276,7 @@ def _knock(
     me: int,
     card: Card,
     unknown: Unknown,
-    other: int,
+    opponent_in: _Opponent,
     rng: Random,
     samples: int,
     terms: _Terms,
@@ -259,7 +286,7 @@ def _knock(
     held = me ^ 1 << gm.BIT[card]
     if gm.deadwood(held) == 0:
         return Knock(card, _least_melds(held, terms.rules))
-    defenders = [_built(unknown.sample(rng), other) for _ in range(samples)]
+    defenders = [opponent_in(unknown.sample(rng)) for _ in range(samples)]
     shown = _arrangement(held, defenders[:ARRANGEMENT_SAMPLES], terms.rules)
     points = sum(_knock_points(held, shown, defender, terms) for defender in defenders)
     if points / len(defenders) > KNOCK_MIN:

@@ -2,7 +2,7 @@
 
 What is hidden from a seat: the other seats' hands (their sizes are public),
 the stock (its size is public), the discard pile under its top card (in every
-variant but 500 Rum, whose pile is spread), and cards out of play (a knock
+variant but 500 Rum and Gin, whose views show the whole pile), and cards out of play (a knock
 card; Indian's wild indicator is out of play but face up, so seen). The
 pool of unseen cards is the pack less every card the view shows;
 a sample deals that pool, shuffled by the bot's generator, into those hidden
