@@ -267,8 +267,11 @@ class RummyApplication(UnitOfWork):
         Empty: no bot of the game searches, or the firing would decide nothing."""
         if self.bots is None:
             return []
+        stored = self._current(game_id)  # shared with the cache: only read here
+        if stored.version != version or not searches(stored):
+            return []  # most firings: no copy made
         game, _ = self._copy_for_command(game_id, new_command_id(), stored_only=True)
-        if game.version != version or not searches(game):
+        if game.version != version:
             return []
         recorded = Recorded(self.bots)
         try:
