@@ -32,7 +32,7 @@ from service.domain.events import GAME_OVER_EVENTS
 from service.domain.fairness import DealMode
 from service.domain.state import Status
 from service.projections.event_views import StoredEvent
-from service.projections.views import PlayerLookup, ShownPlayer, nobody
+from service.projections.shown_players import PlayerLookup, ShownPlayer, nobody
 
 _SECRET_FIELDS = frozenset({"token_hash"})
 

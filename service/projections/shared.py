@@ -31,15 +31,8 @@ from uuid import UUID
 import msgspec
 
 from service.domain.state import Status, Table
-from service.projections.views import (
-    GameSnapshot,
-    PlayerLookup,
-    ShownPlayer,
-    Viewer,
-    game_view,
-    nobody,
-    pseudonyms,
-)
+from service.projections.shown_players import PlayerLookup, ShownPlayer, nobody
+from service.projections.views import GameSnapshot, Viewer, game_view, pseudonyms
 
 SIZE = 4096
 """Views kept: a few for each of a thousand games' latest versions (each a few KB)."""

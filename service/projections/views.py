@@ -8,7 +8,7 @@ the domain's own rule functions. The public view is the player view without
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
@@ -41,6 +41,7 @@ from service.projections.hand_results import (
     last_hand,
     show_view,
 )
+from service.projections.shown_players import ShownPlayer
 
 
 class SeatInfo(Protocol):
@@ -53,28 +54,6 @@ class SeatInfo(Protocol):
     @property
     def pseudonym(self) -> str | None:
         """A vouched-for player's pseudonym as stored (never shown), or None."""
-
-
-class ShownPlayer(Protocol):
-    """What a view shows of a vouched-for seat's player (service/players/identities.py)."""
-
-    @property
-    def player(self) -> str | None:
-        """`platform:player`, or None once erased."""
-
-    @property
-    def name(self) -> str: ...
-
-
-PlayerLookup = Callable[[Sequence[str]], Mapping[str, ShownPlayer]]
-"""What each of some pseudonyms stands for now: the caller of the views looks them up
-beside the events (the projections never read that table)."""
-
-
-def nobody(wanted: Sequence[str]) -> Mapping[str, ShownPlayer]:
-    """The lookup of a caller without the players' table: every vouched-for seat then
-    shows no player and its stored name (`""`)."""
-    return {}
 
 
 def pseudonyms(game: GameSnapshot) -> list[str]:

@@ -18,7 +18,8 @@ from service.api.transport.conditional import EXPORT_ETAG, NOT_MODIFIED, IfNoneM
 from service.domain.events import GAME_OVER_EVENTS
 from service.game.event_records import GameEvent
 from service.projections.audit_export import PAGE, AuditExport, export_chunks, export_name
-from service.projections.views import ADMIN, PUBLIC, ShownPlayer, Viewer
+from service.projections.shown_players import ShownPlayer
+from service.projections.views import ADMIN, PUBLIC, Viewer
 
 _EXAMPLE = {
     "format": "straight-rummy/audit/v1",

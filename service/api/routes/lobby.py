@@ -25,7 +25,7 @@ from service.api.errors import problem
 from service.domain.presets import MIN_PLAYERS, MOST_PLAYERS
 from service.domain.rule_values import Variant
 from service.game.application import RummyApplication
-from service.projections.views import PlayerLookup, nobody
+from service.projections.shown_players import PlayerLookup, nobody
 from service.store.lobby_rows import CURSOR_PATTERN, BadCursor, Cursor, LobbyQuery, OpenGame
 
 DEFAULT_LIMIT = 20
