@@ -35,35 +35,22 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing
-import os
 import statistics
-import tempfile
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from multiprocessing.synchronize import Event as EventType
-from pathlib import Path
 
 from litestar.testing import TestClient
 
+from bench.stores import run_on_stores, store_settings, timed
 from service.bootstrap import bootstrap, open_games
 from service.config import Settings, Store
 from service.domain.rules import RuleSet
 from service.game.application import RummyApplication
 from service.game.commands import NewGame, NewSeat
-from tests.postgres import new_schema, server_settings
 from tests.rates import NO_RATE_LIMITS
-
-
-@contextmanager
-def store_settings(store: Store) -> Iterator[Settings]:
-    if store is Store.SQLITE:
-        with tempfile.TemporaryDirectory(prefix="rummy-bench-") as directory:
-            yield Settings(store=store, sqlite_path=str(Path(directory) / "bench.sqlite"))
-        return
-    with new_schema("rummy_bench", replace(server_settings(), postgres_pool_size=4)) as settings:
-        yield settings
 
 
 def populate(games: RummyApplication, count: int) -> None:
@@ -100,12 +87,6 @@ def writers(settings: Settings, count: int) -> Iterator[None]:
         stop.set()
         for process in processes:
             process.join()
-
-
-def timed(call: Callable[[], object]) -> float:
-    began = time.perf_counter()
-    call()
-    return time.perf_counter() - began
 
 
 def bench_store(store: Store, args: argparse.Namespace) -> list[str]:
@@ -175,12 +156,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    args = parse_args(argv)
-    print(f"load average before: {os.getloadavg()}")
-    for name in args.stores.split(","):
-        for line in bench_store(Store(name), args):
-            print(line, flush=True)
-    print(f"load average after: {os.getloadavg()}")
+    run_on_stores(bench_store, parse_args(argv))
 
 
 if __name__ == "__main__":

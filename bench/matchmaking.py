@@ -29,39 +29,24 @@ the floor's games per second.
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import statistics
-import tempfile
 import time
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
-from dataclasses import replace
-from pathlib import Path
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from bench.stores import run_on_stores, store_settings
 from service.bootstrap import open_games
-from service.config import Settings, Store
+from service.config import Store
 from service.domain.rules import RuleSet
 from service.game.application import RummyApplication
 from service.game.commands import Idempotency, NewGame, NewSeat
 from service.matchmaking.matcher import Matcher
 from service.matchmaking.tickets import Matchmaking, Wanted
 from service.store.match_tickets import TicketTable, tickets_for
-from tests.postgres import new_schema, server_settings
 
 POLL_SECONDS = 0.05
 RULES = RuleSet.from_dict({}, players=2)
-
-
-@contextmanager
-def store_settings(store: Store) -> Iterator[Settings]:
-    if store is Store.SQLITE:
-        with tempfile.TemporaryDirectory(prefix="rummy-bench-") as directory:
-            yield Settings(store=store, sqlite_path=str(Path(directory) / "bench.sqlite"))
-        return
-    with new_schema("rummy_bench", replace(server_settings(), postgres_pool_size=4)) as settings:
-        yield settings
 
 
 def floor(games: RummyApplication, count: int) -> float:
@@ -155,12 +140,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    args = parse_args(argv)
-    print(f"load average before: {os.getloadavg()}")
-    for name in args.stores.split(","):
-        for line in bench_store(Store(name), args):
-            print(line, flush=True)
-    print(f"load average after: {os.getloadavg()}")
+    run_on_stores(bench_store, parse_args(argv))
 
 
 if __name__ == "__main__":

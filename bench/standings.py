@@ -29,16 +29,15 @@ It prints medians and p99s, and each over its floor.
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import statistics
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 
 from litestar.testing import TestClient
 
-from bench.lobby import store_settings
+from bench.stores import run_on_stores, store_settings, timed
 from service.bootstrap import bootstrap
 from service.config import Store
 from service.domain.rules import RuleSet
@@ -72,12 +71,6 @@ def read_feed(games: RummyApplication) -> int:
             return read
         read += len([games.mapper.to_domain_event(note) for note in notes])
         position = notes[-1].id
-
-
-def timed(call: Callable[[], object]) -> float:
-    began = time.perf_counter()
-    call()
-    return time.perf_counter() - began
 
 
 def summary(values: list[float], floor: float | None = None) -> str:
@@ -150,12 +143,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    args = parse_args(argv)
-    print(f"load average before: {os.getloadavg()}")
-    for name in args.stores.split(","):
-        for line in bench_store(Store(name), args):
-            print(line, flush=True)
-    print(f"load average after: {os.getloadavg()}")
+    run_on_stores(bench_store, parse_args(argv))
 
 
 if __name__ == "__main__":
