@@ -46,6 +46,7 @@ from eventsourcing.utils import get_topic
 from psycopg.sql import SQL, Identifier
 
 from service.game.event_records import GameAborted, GameCreated, PlayerJoined
+from service.store.feed_positions import PostgresPosition, SQLitePosition
 from service.store.lobby_rows import LobbyPage, LobbyQuery, OpenGame, fold
 from service.store.postgres import read_now
 from service.store.postgres_waits import reconnecting
@@ -188,6 +189,7 @@ def _where(query: LobbyQuery, mark: str) -> tuple[str, list[Any]]:
 class _SQLiteRows:
     def __init__(self, datastore: SQLiteDatastore) -> None:
         self.datastore = datastore
+        self._position = SQLitePosition(POSITION_TABLE)
         with datastore.transaction(commit=True) as cursor:
             cursor.execute(
                 f"CREATE TABLE IF NOT EXISTS {TABLE} (game_id TEXT PRIMARY KEY, "
@@ -205,27 +207,14 @@ class _SQLiteRows:
             cursor.execute(
                 f"CREATE INDEX IF NOT EXISTS {TABLE}_seats ON {TABLE} (seats, created_at, game_id)"
             )
-            cursor.execute(
-                f"CREATE TABLE IF NOT EXISTS {POSITION_TABLE} "
-                "(id INTEGER PRIMARY KEY CHECK (id = 1), position INTEGER NOT NULL)"
-            )
-            cursor.execute(f"INSERT OR IGNORE INTO {POSITION_TABLE} VALUES (1, 0)")
+            self._position.create(cursor)
 
     def position(self) -> int:
-        with self.datastore.transaction(commit=False) as cursor:
-            cursor.execute(f"SELECT position FROM {POSITION_TABLE} WHERE id = 1")
-            return int(cursor.fetchone()[0])
+        return self._position.read(self.datastore)
 
     def advance(self, start: int, end: int, events: Sequence[Any]) -> bool:
         with self.datastore.transaction(commit=True) as cursor:
-            # The write first: it takes the database's write lock, so the rows read
-            # below cannot change before this transaction ends.
-            cursor.execute(
-                f"UPDATE {POSITION_TABLE} SET position = ? WHERE id = 1 AND position = ? "
-                "RETURNING id",
-                (end, start),
-            )
-            if cursor.fetchone() is None:
+            if not self._position.moved(cursor, start, end):
                 return False
             joined = list({event.originator_id.hex for event in events})
             rows = {}
@@ -278,12 +267,8 @@ class _PostgresRows:
     def __init__(self, datastore: PostgresDatastore) -> None:
         self.datastore = datastore
         table = Identifier(datastore.schema, TABLE)
-        position = Identifier(datastore.schema, POSITION_TABLE)
         self.table = table
-        self._position = SQL("SELECT position FROM {} WHERE id = 1").format(position)
-        self._advance = SQL(
-            "UPDATE {} SET position = %s WHERE id = 1 AND position = %s RETURNING id"
-        ).format(position)
+        self._position = PostgresPosition(datastore.schema, POSITION_TABLE)
         self._rows = SQL(
             "SELECT game_id, variant, rules, players, created_at FROM {} WHERE game_id = ANY(%s)"
         ).format(table)
@@ -319,21 +304,11 @@ class _PostgresRows:
                     Identifier(f"{TABLE}_seats"), table
                 )
             )
-            cursor.execute(
-                SQL(
-                    "CREATE TABLE IF NOT EXISTS {} (id integer PRIMARY KEY CHECK (id = 1), "
-                    "position bigint NOT NULL)"
-                ).format(position)
-            )
-            cursor.execute(
-                SQL("INSERT INTO {} VALUES (1, 0) ON CONFLICT (id) DO NOTHING").format(position)
-            )
+            self._position.create(cursor)
 
     @reconnecting
     def position(self) -> int:
-        with self.datastore.transaction(commit=False) as cursor:
-            cursor.execute(self._position)
-            return int(cursor.fetchone()["position"])  # type: ignore[index]
+        return self._position.read(self.datastore)
 
     @reconnecting
     def advance(self, start: int, end: int, events: Sequence[Any]) -> bool:
@@ -342,8 +317,7 @@ class _PostgresRows:
         with self.datastore.transaction(commit=True) as cursor:
             # The row lock this takes is held to the commit: another replica's advance
             # waits for it, then finds the position moved and changes nothing.
-            cursor.execute(self._advance, (end, start))
-            if cursor.fetchone() is None:
+            if not self._position.moved(cursor, start, end):
                 return False
             cursor.execute(self._rows, (list({event.originator_id for event in events}),))
             rows = {row["game_id"]: _postgres_row(row) for row in cursor.fetchall()}

@@ -30,6 +30,7 @@ from eventsourcing.postgres import PostgresDatastore, PostgresRecorder
 from eventsourcing.sqlite import SQLiteDatastore, SQLiteRecorder
 from psycopg.sql import SQL, Identifier
 
+from service.store.feed_positions import PostgresPosition, SQLitePosition
 from service.store.postgres_waits import reconnecting
 
 TABLE = "rummy_standings"
@@ -167,7 +168,7 @@ class _SQLiteRows:
     def __init__(self, datastore: SQLiteDatastore, table: str) -> None:
         self.datastore = datastore
         self.table = table
-        self.position_table = f"{table}_position"
+        self._position = SQLitePosition(f"{table}_position")
         with datastore.transaction(commit=True) as cursor:
             cursor.execute(
                 f"CREATE TABLE IF NOT EXISTS {table} (kind TEXT NOT NULL, grp TEXT NOT NULL, "
@@ -178,28 +179,16 @@ class _SQLiteRows:
                 f"CREATE INDEX IF NOT EXISTS {table}_listed ON {table} (kind, grp, sort, key)"
             )
             cursor.execute(f"CREATE INDEX IF NOT EXISTS {table}_keyed ON {table} (kind, key)")
-            cursor.execute(
-                f"CREATE TABLE IF NOT EXISTS {self.position_table} "
-                "(id INTEGER PRIMARY KEY CHECK (id = 1), position INTEGER NOT NULL)"
-            )
-            cursor.execute(f"INSERT OR IGNORE INTO {self.position_table} VALUES (1, 0)")
+            self._position.create(cursor)
 
     def position(self) -> int:
-        with self.datastore.transaction(commit=False) as cursor:
-            cursor.execute(f"SELECT position FROM {self.position_table} WHERE id = 1")
-            return int(cursor.fetchone()[0])
+        return self._position.read(self.datastore)
 
     def advance(self, start: int, end: int, change: Change) -> bool:
         table = self.table
         with self.datastore.transaction(commit=True) as cursor:
-            # The write first: it takes the database's write lock, so the rows read
-            # below cannot change before this transaction ends.
-            cursor.execute(
-                f"UPDATE {self.position_table} SET position = ? WHERE id = 1 AND position = ? "
-                "RETURNING id",
-                (end, start),
-            )
-            if cursor.fetchone() is None:
+            # The write first: the rows read below cannot change before the commit.
+            if not self._position.moved(cursor, start, end):
                 return False
 
             change(
@@ -246,11 +235,7 @@ class _PostgresRows:
     def __init__(self, datastore: PostgresDatastore, table: str) -> None:
         self.datastore = datastore
         rows = Identifier(datastore.schema, table)
-        position = Identifier(datastore.schema, f"{table}_position")
-        self._position = SQL("SELECT position FROM {} WHERE id = 1").format(position)
-        self._advance = SQL(
-            "UPDATE {} SET position = %s WHERE id = 1 AND position = %s RETURNING id"
-        ).format(position)
+        self._position = PostgresPosition(datastore.schema, f"{table}_position")
         self._get = SQL("SELECT {} FROM {} WHERE kind = %s AND grp = %s AND key = %s").format(
             SQL(_COLUMNS), rows
         )
@@ -289,21 +274,11 @@ class _PostgresRows:
                     Identifier(f"{table}_keyed"), rows
                 )
             )
-            cursor.execute(
-                SQL(
-                    "CREATE TABLE IF NOT EXISTS {} (id integer PRIMARY KEY CHECK (id = 1), "
-                    "position bigint NOT NULL)"
-                ).format(position)
-            )
-            cursor.execute(
-                SQL("INSERT INTO {} VALUES (1, 0) ON CONFLICT (id) DO NOTHING").format(position)
-            )
+            self._position.create(cursor)
 
     @reconnecting
     def position(self) -> int:
-        with self.datastore.transaction(commit=False) as cursor:
-            cursor.execute(self._position)
-            return int(cursor.fetchone()["position"])  # type: ignore[index]
+        return self._position.read(self.datastore)
 
     @reconnecting
     def advance(self, start: int, end: int, change: Change) -> bool:
@@ -312,8 +287,7 @@ class _PostgresRows:
         with self.datastore.transaction(commit=True) as cursor:
             # The row lock this takes is held to the commit: another replica's advance
             # waits for it, then finds the position moved and changes nothing.
-            cursor.execute(self._advance, (end, start))
-            if cursor.fetchone() is None:
+            if not self._position.moved(cursor, start, end):
                 return False
 
             change(_CursorAccess(cursor, self._get, self._put, lambda found: _row(**found)))
