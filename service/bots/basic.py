@@ -140,6 +140,13 @@ def _play_wild(bot: BotView, cover: Cover, rng: Random) -> Action | tuple[Action
     return Discard(_discard(bot, cover, rng))
 
 
+def loose_discard(bot: BotView, rng: Random) -> tuple[Card, Cover]:
+    """The card `basic` throws when it lays nothing this turn (its least useful), and
+    the hand's best cover it was judged against: for a level that holds melds back."""
+    cover = _cover(bot, bot.hand)
+    return _discard(bot, cover, rng), cover
+
+
 def _cover(bot: BotView, hand: tuple[Card, ...]) -> Cover:
     if bot.rules.has_wilds:
         return wild_cover(hand, bot.rules, bot.melds if _may_lay_off(bot) else ())

@@ -49,6 +49,7 @@ from service.bots.search.western_hand import (
     season,
     sure_lead,
 )
+from service.bots.search.western_hold import hold_back
 from service.bots.view import BotView
 from service.domain import knock
 from service.domain.actions import Action, Discard, Draw, Knock
@@ -93,6 +94,8 @@ SEARCHED = frozenset({"knocking"})
 `basic`'s moves rather than worse ones: the whole-hand search measured no better
 there yet (arena, seed `ladder-c`: classic 50.0% [40.9, 60.6] of 66 games, wild
 55.0% [48.0, 62.0] of 100, Wrotham 51.7% [41.7, 63.3] of 60, all open)."""
+HOLDING = frozenset({"plain", "wilds", "starter_deal"})
+"""The games (`GAMES`) where a searching seat holds its melds back (`western_hold`)."""
 SURE_KNOCK = 0.0
 """The same for Knock Rummy's play, where a knock is settled exactly on each deal:
 there the best mean plays (70 % of 30 games against `basic`, 60 % with 1.3)."""
@@ -102,8 +105,13 @@ def search_western(view: GameView, bot: BotView, rng: Random, budget: Budget) ->
     """The move of the seat whose view this is, searched under `budget`; `basic`'s
     where the search has not been shown to beat it (`SEARCHED`)."""
     # basic's own move is the first candidate, which the search must beat clearly.
-    basic = play_basic(view, Random(rng.random()))
-    if game_of(bot.rules) not in SEARCHED:
+    seed = rng.random()
+    basic = play_basic(view, Random(seed))
+    game = game_of(bot.rules)
+    if game in HOLDING:
+        # Its melds held back (western_hold), with basic's ties broken as basic's.
+        basic = hold_back(bot, basic, Random(seed))
+    if game not in SEARCHED:
         return basic
     knocking = bot.rules.features.knocking
     if isinstance(basic, Draw):
