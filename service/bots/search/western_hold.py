@@ -15,10 +15,11 @@ does.
 Measured with each deal played as one hand twice, the seats swapped, against
 `basic` (net points a hand, 95% margin): classic +10.0 ± 1.1 over 1000 deals
 (59% of hands), wild +14.2 ± 1.1, Wrotham +10.8 ± 0.9. Laying at `HOLD_UNTIL` 3
-beat 2, 4 and 5 in each (classic: +6.7 at 2, +8.1 at 4, +7.9 at 5); never laying
-before going out won 69% of classic hands but only +0.8 points (the held points
-lost when it loses); laying once the held melds pass 30 or 45 points did worse
-(+3.8, +8.2), and so did letting lay-offs through (-0.9).
+beat 2, 4 and 5 in each (classic, a prototype of the same rule: +6.7 at 2, +8.1 at
+4, +7.9 at 5); never laying before going out won 69% of classic hands but only
++0.8 points a hand; laying once the held melds pass 30 or 45 points did worse
+(+3.8, +8.2), and so did letting lay-offs through (-0.9). docs/bots.md has the
+rest, and the arena's verdicts (`western.HOLDING`).
 
 A function of the view alone: the hand, the other seats' counts and the table.
 """
