@@ -99,7 +99,9 @@ there yet (arena, seed `ladder-c`: classic 50.0% [40.9, 60.6] of 66 games, wild
 55.0% [48.0, 62.0] of 100, Wrotham 51.7% [41.7, 63.3] of 60, all open). On top of
 the held melds (`HOLDING`) it measured no better either: in classic, each deal one
 hand played twice with the seats swapped, +4.6 ± 10.9 points a hand over 150 deals
-against the held melds alone."""
+against the held melds alone; nor with a playout that knows the held melds and the
+rummy bonus, at `expert` only (a prototype): +5.8 ± 7.0 points a hand against `strong`
+over 350 deals (docs/bots.md, holding)."""
 HOLDING = frozenset({"plain", "wilds", "starter_deal"})
 """The games (`GAMES`) where a searching seat holds its melds back (`western_hold`):
 classic, wild and Wrotham, each H1 against `basic` in the arena (2 players, seed
