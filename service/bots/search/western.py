@@ -100,8 +100,8 @@ there yet (arena, seed `ladder-c`: classic 50.0% [40.9, 60.6] of 66 games, wild
 the held melds (`HOLDING`) it measured no better either: in classic, each deal one
 hand played twice with the seats swapped, +4.6 ± 10.9 points a hand over 150 deals
 against the held melds alone; nor with a playout that knows the held melds and the
-rummy bonus, at `expert` only (a prototype): +5.8 ± 7.0 points a hand against `strong`
-over 350 deals (docs/bots.md, holding)."""
+rummy bonus, at `expert` only (a prototype): +6.0 ± 5.8 points a hand against `strong`
+over 500 deals, not yet run in the arena (docs/bots.md, holding)."""
 HOLDING = frozenset({"plain", "wilds", "starter_deal"})
 """The games (`GAMES`) where a searching seat holds its melds back (`western_hold`):
 classic, wild and Wrotham, each H1 against `basic` in the arena (2 players, seed
