@@ -1,7 +1,8 @@
 """Gin Rummy's search (`strong`, `expert`), position by position: its fast count
 agrees with the server's, it takes a gin-making upcard, it plays on rather than
-knock into a likely undercut, and its move is a function of the view and the
-seed alone (re-dealing the hidden cards changes nothing)."""
+knock into a likely undercut or for less than waiting is worth, it knocks early
+while the other hand is far from its own, and its move is a function of the view
+and the seed alone (re-dealing the hidden cards changes nothing)."""
 
 from __future__ import annotations
 
