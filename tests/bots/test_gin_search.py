@@ -1,7 +1,8 @@
 """Gin Rummy's search (`strong`, `expert`), position by position: its fast count
 agrees with the server's, it takes a gin-making upcard, it plays on rather than
-knock into a likely undercut, and its move is a function of the view and the
-seed alone (re-dealing the hidden cards changes nothing)."""
+knock into a likely undercut or for less than waiting is worth, it knocks early
+while the other hand is far from its own, and its move is a function of the view
+and the seed alone (re-dealing the hidden cards changes nothing)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from random import Random
 import pytest
 
 from service.bots.basic import play_basic
+from service.bots.search import gin as gin_search
 from service.bots.search import gin_masks as gm
 from service.bots.search import play_expert, play_strong
 from service.bots.strategies import Strategy
@@ -77,6 +79,29 @@ def test_plays_on_rather_than_knock_into_a_likely_undercut() -> None:
     view = view_for(board, 0)
     assert isinstance(play_basic(view, Random(0)), Knock)
     assert isinstance(play_strong(view, Random(0)), Discard)
+
+
+@pytest.mark.parametrize("play", [play_strong, play_expert])
+def test_knocks_early_while_the_other_hand_is_far_from_its_own(play: Strategy) -> None:
+    # The first turn: 1 left (AD) against a hand just dealt, which holds tens of
+    # points: the knock wins more than waiting could.
+    board = gin_table(["AC 2C 3C 4C 5C 6C 7C 8C 9C AD KH", 10], "2D", Phase.PLAY)
+    move = play(view_for(board, 0), Random(0))
+    assert isinstance(move, Knock)
+    assert move.card is not None
+    assert move.card.code == "KH"
+
+
+def test_plays_on_a_knock_worth_less_than_waiting(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Some turns in, 10 left (10H): the knock's mean points are positive (the
+    # search with no bar makes it) but below an undercut bonus, so it plays on.
+    hand = "AC 2C 3C 7D 8D 9D JS QS KS 10H KH"
+    pile = "QC KC JC QD JD 9C 8C 9H"
+    board = gin_table([hand, 10], pile, Phase.PLAY)
+    view = view_for(board, 0)
+    assert isinstance(play_strong(view, Random(0)), Discard)
+    monkeypatch.setattr(gin_search, "KNOCK_BAR", 0.0)
+    assert isinstance(play_strong(view, Random(0)), Knock)
 
 
 def test_a_move_is_a_function_of_the_view_and_the_seed() -> None:
