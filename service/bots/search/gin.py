@@ -88,8 +88,12 @@ class _Terms:
     factor: int
     pool: tuple[int, ...]
     deep: bool
-    knock_bar: float
-    """A knock's mean points must pass this to be made (`KNOCK_BAR`)."""
+
+    @property
+    def knock_bar(self) -> float:
+        """A knock's mean points must pass this to be made: `KNOCK_BAR` undercut
+        bonuses, doubled with the hand."""
+        return KNOCK_BAR * self.undercut_bonus * self.factor
 
     @property
     def stakes(self) -> Stakes | None:
@@ -171,16 +175,14 @@ class _Opponent:
 def _terms(view: GameView, bot: BotView, unknown: Unknown, *, deep: bool) -> _Terms:
     options = gin_options(bot.rules)
     limit = view.knock_limit if view.knock_limit is not None else bot.rules.knock_limit
-    factor = 2 if view.doubled else 1
     return _Terms(
         rules=bot.rules,
         limit=limit or 0,
         gin_bonus=options.gin_bonus,
         undercut_bonus=options.undercut_bonus,
-        factor=factor,
+        factor=2 if view.doubled else 1,
         pool=tuple(gm.BIT[card] for card in unknown.pool),
         deep=deep,
-        knock_bar=KNOCK_BAR * options.undercut_bonus * factor,
     )
 
 
