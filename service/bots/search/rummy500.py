@@ -30,6 +30,7 @@ from service.bots.search.budget import STRONG, Budget
 from service.bots.search.rummy500_expert import (
     Plans,
     best_on_deals,
+    drawn_cards,
     end_weight,
     expert_samples,
     modelled_deals,
@@ -87,12 +88,7 @@ def search_rummy500(view: GameView, bot: BotView, rng: Random, budget: Budget) -
         draws = _draw_candidates(bot, basic)
 
         def drawn(choice: Draw, deal: Deal, _: Random) -> float:
-            if choice.source is Source.STOCK:
-                taken: tuple[Card, ...] = (deal.stock[-1],) if deal.stock else ()
-                left = bot.pile
-            else:
-                taken = bot.pile[-choice.count :]
-                left = bot.pile[: -choice.count]
+            taken, left = drawn_cards(bot, choice, deal)
             hand = (*bot.hand, *taken)
             cover = _cover(bot, hand)
             throw = _worst(bot, cover, hand)
@@ -126,12 +122,7 @@ def _expert(
     if bot.legal.draw:
 
         def drawn(choice: Draw, deal: Deal) -> float:
-            if choice.source is Source.STOCK:
-                taken: tuple[Card, ...] = (deal.stock[-1],) if deal.stock else ()
-                left = bot.pile
-            else:
-                taken = bot.pile[-choice.count :]
-                left = bot.pile[: -choice.count]
+            taken, left = drawn_cards(bot, choice, deal)
             hand = (*bot.hand, *taken)
             throw = mine.worst(hand)
             value = mine.value(hand)

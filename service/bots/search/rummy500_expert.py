@@ -29,9 +29,11 @@ from service.bots.melding import Cover, best_cover, layable
 from service.bots.search.budget import Budget, Guard
 from service.bots.search.unknown import Deal, Unknown
 from service.bots.view import BotView
+from service.domain.actions import Draw
 from service.domain.cards import Card
 from service.domain.rummy500 import pile
 from service.domain.scoring import card_value
+from service.domain.state import Source
 
 Candidate = TypeVar("Candidate")
 
@@ -164,6 +166,16 @@ def best_on_deals(
     if totals[best] - totals[0] <= margin * taken:
         return candidates[0]
     return candidates[best]
+
+
+def drawn_cards(
+    bot: BotView, choice: Draw, deal: Deal
+) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
+    """What `choice` brings the hand on `deal`, and the pile it leaves: the stock's top
+    (none when the stock is out), or the pile's cards from the one chosen up."""
+    if choice.source is Source.STOCK:
+        return ((deal.stock[-1],) if deal.stock else ()), bot.pile
+    return bot.pile[-choice.count :], bot.pile[: -choice.count]
 
 
 def expert_samples(budget: Budget) -> int:
