@@ -23,7 +23,10 @@ What is `basic`'s: melds, lay-offs and swaps (as soon as possible; held back
 when a rummy is one draw away), and a concealed going out whenever one
 exists, except that in classic, wild and Wrotham (`HOLDING`) a searching seat
 holds its melds back until it can go out whole or another seat is nearly out
-(`western_hold`), which the arena measured far stronger than `basic`. The
+(`western_hold`), which the arena measured far stronger than `basic`; and in
+Boathouse (`OUTS`; at `expert` in classic, wild and Wrotham too, `EXPERT_OUTS`)
+a searching seat near going out throws the card that leaves the most outs
+(`western_outs`). The
 search decides only what `basic` would draw and discard, and only in the
 variants where the arena measured it stronger (`SEARCHED`).
 
@@ -39,7 +42,7 @@ from random import Random
 from typing import TypeVar
 
 from service.bots.basic import play_basic
-from service.bots.search.budget import Budget
+from service.bots.search.budget import STRONG, Budget
 from service.bots.search.playout import Judge, Playout
 from service.bots.search.unknown import Deal, Unknown
 from service.bots.search.western_hand import (
@@ -53,6 +56,7 @@ from service.bots.search.western_hand import (
     sure_lead,
 )
 from service.bots.search.western_hold import hold_back
+from service.bots.search.western_outs import keep_outs
 from service.bots.view import BotView
 from service.domain import knock
 from service.domain.actions import Action, Discard, Draw, Knock
@@ -108,6 +112,14 @@ classic, wild and Wrotham, each H1 against `basic` in the arena (2 players, seed
 `hold-verdict`: classic 87.5% [79.2, 95.8] of 48 games, wild 91.7% [83.3, 97.9] of
 48, Wrotham 57.8% [51.6, 64.1] of 64). Boathouse's and Knock Rummy's hands lay
 nothing before going out or knocking, so there is nothing to hold."""
+OUTS = frozenset({"second_draw"})
+"""The games (`GAMES`) where a searching seat, near going out, throws the card that
+leaves the most outs (`western_outs`): Boathouse, where the searches measured no
+better than `basic` and this did (docs/bots.md, the ladder)."""
+EXPERT_OUTS = frozenset({"plain", "wilds", "starter_deal"})
+"""The games (`GAMES`) where `expert` alone does the same, on top of its held melds
+(`HOLDING`): classic, wild and Wrotham, where against `strong`, which holds back too,
+the first out goes rummy and mostly wins the game (docs/bots.md, the ladder)."""
 SURE_KNOCK = 0.0
 """The same for Knock Rummy's play, where a knock is settled exactly on each deal:
 there the best mean plays (70 % of 30 games against `basic`, 60 % with 1.3)."""
@@ -123,6 +135,9 @@ def search_western(view: GameView, bot: BotView, rng: Random, budget: Budget) ->
     if game in HOLDING:
         # Its melds held back (western_hold), with basic's ties broken as basic's.
         basic = hold_back(bot, basic, Random(seed))
+    expert = budget.samples > STRONG.scaled().samples
+    if game in OUTS or (expert and game in EXPERT_OUTS):
+        basic = keep_outs(bot, basic)
     if game not in SEARCHED:
         return basic
     knocking = bot.rules.features.knocking

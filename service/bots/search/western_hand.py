@@ -35,6 +35,7 @@ from service.bots.search.budget import Guard
 from service.bots.search.playout import Judge
 from service.bots.search.unknown import Deal
 from service.domain.cards import Card
+from service.domain.rule_values import Aces
 from service.domain.rules import RuleSet
 from service.domain.wilds import is_wild
 
@@ -90,14 +91,23 @@ def season(deal: Deal, judge: Judge, rng: Random, steps: int) -> None:
 
 def near(card: Card, hand: Sequence[Card], rules: RuleSet) -> bool:
     """Whether `card` could join a meld with the hand: a wild, or a partner in it
-    (the same rank, or the same suit up to two ranks away)."""
+    (the same rank, or the same suit up to two ranks away in a run, an ace next to
+    the king where aces are high or turn the corner)."""
     if rules.has_wilds and is_wild(card, rules):
         return True
     return any(
-        other.rank == card.rank
-        or (other.suit is card.suit and abs(other.rank.value - card.rank.value) <= 2)
+        other.rank == card.rank or (other.suit is card.suit and _gap(other, card, rules) <= 2)
         for other in hand
     )
+
+
+def _gap(one: Card, other: Card, rules: RuleSet) -> int:
+    gap = abs(one.rank.value - other.rank.value)
+    if rules.aces is Aces.AROUND_THE_CORNER:
+        return min(gap, 13 - gap)
+    if rules.aces is Aces.HIGH_OR_LOW and 1 in (one.rank.value, other.rank.value):
+        return min(gap, 14 - max(one.rank.value, other.rank.value))
+    return gap
 
 
 def pruned(
