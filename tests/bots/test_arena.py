@@ -121,11 +121,18 @@ def test_a_run_is_the_same_on_one_process_and_on_two():
 
 
 def test_a_pairing_stops_once_its_test_settles_and_the_limit_ends_the_rest():
-    outcome = run_arena(_plan(1, max_games=200, pairings=(("basic", "random"),)))
+    told: list[tuple[int, bool]] = []
+    outcome = run_arena(
+        _plan(1, max_games=200, pairings=(("basic", "random"),)),
+        progress=lambda pairing, ended: told.append((len(pairing.rounds), ended)),
+    )
     [pairing] = outcome.pairings
     assert pairing.verdict is Decision.H1
     assert len(pairing.rounds) < 100, "stopped before its limit"
     assert len(pairing.rounds) % BATCH_ROUNDS == 0, "judged only after whole batches"
+    # Told after every batch, the last time as it ended.
+    batches = len(pairing.rounds) // BATCH_ROUNDS
+    assert told == [(BATCH_ROUNDS * (n + 1), n == batches - 1) for n in range(batches)]
     even = run_arena(_plan(1, max_games=2 * BATCH_ROUNDS, pairings=(("basic", "basic"),)))
     assert even.pairings[0].verdict is Decision.OPEN
     assert len(even.pairings[0].rounds) == BATCH_ROUNDS
@@ -161,7 +168,8 @@ def test_the_command_prints_a_table_per_variant_with_verdicts_times_and_throughp
 ):
     argv = ["arena", "--variant", "classic,knock", "--games", "16", "--processes", "1"]
     assert main([*argv, "--rules", json.dumps(QUICK)]) == 0
-    out = capsys.readouterr().out
+    out, err = capsys.readouterr()
+    assert "rummy arena: classic basic v random: " in err, "each pairing says how it ended"
     for expected in ("classic", "knock", "basic v random", "win rate", "Elo", "SPRT", "floor"):
         assert expected in out
     assert "games/s per core" in out

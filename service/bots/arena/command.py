@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from functools import partial
 from typing import Any
 
 from service.bots.arena import report
@@ -144,7 +145,7 @@ def run_command(args: argparse.Namespace) -> int:
     except InvalidInput as error:
         print(f"rummy arena: {error.message}", file=sys.stderr)
         return 2
-    outcome = run_arena(plan, progress=_said)
+    outcome = run_arena(plan, progress=partial(_said, plan))
     if args.json:
         print(json.dumps(report.as_dict(outcome), indent=2))
     else:
@@ -152,12 +153,18 @@ def run_command(args: argparse.Namespace) -> int:
     return 0
 
 
-def _said(pairing: Pairing) -> None:
-    """A line on standard error as each pairing ends: a long ladder is never silent."""
+def _said(plan: Plan, pairing: Pairing, ended: bool) -> None:
+    """A line on standard error after each batch of a pairing: a long ladder is
+    never silent, and a run cut short still says how far it had got."""
     games = sum(len(result.games) for result in pairing.rounds)
-    print(
-        f"rummy arena: {pairing.table.label} {pairing.tester} v {pairing.other}: "
-        f"{pairing.verdict.value} after {games} games",
-        file=sys.stderr,
-        flush=True,
-    )
+    head = f"rummy arena: {pairing.table.label} {pairing.tester} v {pairing.other}: "
+    if ended:
+        line = f"{pairing.verdict.value} after {games} games"
+    else:
+        scores = pairing.scores(plan.players)
+        share = 100 * sum(scores) / max(1, len(scores))
+        line = (
+            f"{games} games, {share:.1f}% so far, LLR {pairing.llr:+.2f}"
+            f" (settles at {plan.sprt.lower:+.2f} or {plan.sprt.upper:+.2f})"
+        )
+    print(head + line, file=sys.stderr, flush=True)

@@ -100,8 +100,11 @@ def job(plan: Plan, pairing: Pairing, number: int) -> RoundJob:
     )
 
 
-def run_arena(plan: Plan, progress: Callable[[Pairing], None] | None = None) -> ArenaRun:
-    """Play every pairing of `plan` until its test settles or its games run out."""
+def run_arena(plan: Plan, progress: Callable[[Pairing, bool], None] | None = None) -> ArenaRun:
+    """Play every pairing of `plan` until its test settles or its games run out.
+
+    `progress(pairing, ended)` is called after each batch a pairing adds up
+    (`ended` once its last): an expert step may take an hour."""
     began = time.perf_counter()
     pairings = [
         Pairing(table=table, tester=tester, other=other)
@@ -138,15 +141,18 @@ def run_arena(plan: Plan, progress: Callable[[Pairing], None] | None = None) -> 
                     continue
                 pairing = pairings[index]
                 pairing.rounds.extend(future.result() for future in batches.pop(0))
-                if _settled(plan, pairing) or (not batches and submitted[index] >= plan.max_rounds):
+                ended = _settled(plan, pairing) or (
+                    not batches and submitted[index] >= plan.max_rounds
+                )
+                if ended:
                     for batch in batches:
                         for future in batch:
                             future.cancel()
                     del in_flight[index]
-                    if progress is not None:
-                        progress(pairing)
                 else:
                     top_up(index)
+                if progress is not None:
+                    progress(pairing, ended)
     return ArenaRun(plan=plan, pairings=pairings, seconds=time.perf_counter() - began)
 
 
