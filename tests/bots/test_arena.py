@@ -5,13 +5,21 @@ any number of processes, places, and the command over a couple of variants
 from __future__ import annotations
 
 import json
+from concurrent import futures as concurrent_futures
 from typing import Any
 
 import pytest
 
-from service.bots.arena import rounds
+from service.bots.arena import rounds, runner
 from service.bots.arena.rounds import RoundJob, place_of, play_arena_round
-from service.bots.arena.runner import BATCH_ROUNDS, ArenaTable, Plan, level_pairings, run_arena
+from service.bots.arena.runner import (
+    AHEAD,
+    BATCH_ROUNDS,
+    ArenaTable,
+    Plan,
+    level_pairings,
+    run_arena,
+)
 from service.bots.arena.stats import Decision
 from service.bots.playout import Finish, play_game
 from service.bots.strategies import strategy
@@ -118,6 +126,28 @@ def test_a_run_is_the_same_on_one_process_and_on_two():
     assert inline == pooled
     # Neither pairing is trivially empty: both played whole batches.
     assert all(len(games) % (2 * BATCH_ROUNDS) == 0 and games for *_, games in inline)
+
+
+def test_the_schedule_waits_for_rounds_to_finish_and_never_spins(
+    monkeypatch: pytest.MonkeyPatch,
+):
+    # Each wait must return because a round still running finished: at most one
+    # wait a round. Waiting on a round already done returns at once, and the
+    # schedule then spins until its batch is in, a core's worth of waits.
+    calls: list[int] = []
+
+    def counted(futures: Any, **options: Any) -> Any:
+        assert futures
+        assert not any(future.done() for future in futures)
+        calls.append(len(futures))
+        return concurrent_futures.wait(futures, **options)
+
+    monkeypatch.setattr(runner, "wait", counted, raising=True)
+    plan = _plan(2)
+    outcome = run_arena(plan)
+    played = sum(len(pairing.rounds) for pairing in outcome.pairings)
+    assert played
+    assert len(calls) <= played + AHEAD * BATCH_ROUNDS * len(outcome.pairings)
 
 
 def test_a_pairing_stops_once_its_test_settles_and_the_limit_ends_the_rest():
