@@ -13,12 +13,12 @@ from service.bots.search import play_expert, play_strong
 from service.bots.search.budget import Budget
 from service.bots.search.indian import search_indian
 from service.bots.search.indian_outs import linked, outs
-from service.bots.search.indian_shape import deficiency
+from service.bots.search.indian_shape import deficiency, deficiency_below
 from service.bots.search.indian_value import Scorer, feeds
 from service.bots.search.unknown import Unknown
 from service.bots.view import BotView
 from service.domain.actions import Declare, Discard, Draw, Drop
-from service.domain.cards import Card, Rank
+from service.domain.cards import FULL_DECK, JOKER, Card, Rank
 from service.domain.state import Source
 from tests.bots.tables import card, cards, view_for
 from tests.domain.indian_tables import indian_game
@@ -208,6 +208,35 @@ def test_an_open_ended_run_has_more_outs_than_one_with_a_gap() -> None:
     assert outs(cards(f"{base} 5H 6H"), Counter(cards("KD")), scorer) == 1  # KH KS KD
     assert outs(open_ended, Counter(cards("8D JK")), scorer) == 2
     assert outs(open_ended, Counter(cards("9D")), scorer) == 0
+
+
+def _random_hands(seed: str, count: int) -> list[tuple[list[Card], Rank]]:
+    """Hands of 13 or 14 from two packs and their jokers, each with a wild rank."""
+    rng = Random(seed)
+    deck = [*FULL_DECK, *FULL_DECK, JOKER, JOKER]
+    wilds = [rank for rank in Rank if rank is not Rank.JOKER]
+    return [(rng.sample(deck, rng.choice((13, 14))), rng.choice(wilds)) for _ in range(count)]
+
+
+def test_asking_whether_a_hand_lacks_fewer_cards_agrees_with_counting_them() -> None:
+    # The stopped search (`deficiency_below`, what the outs ask) answers as the
+    # whole one does, at every limit around the hand's own deficiency.
+    for hand, wild in _random_hands("below", 300):
+        lacking = deficiency(hand, wild)
+        for limit in range(lacking - 2, lacking + 3):
+            assert deficiency_below(hand, wild, limit) == (lacking < limit), (hand, wild, limit)
+
+
+def test_the_outs_are_the_unseen_cards_that_lower_the_deficiency() -> None:
+    # Counted the slow way: every unseen card tried with the whole search.
+    for hand, wild in _random_hands("outs", 40):
+        rest = hand[:13]
+        scorer = Scorer(wild, 80)
+        unseen = Counter(card for card in FULL_DECK if card not in rest)
+        unseen[JOKER] = 1
+        base = deficiency(rest, wild)
+        slow = sum(n for card, n in unseen.items() if deficiency([*rest, card], wild) < base)
+        assert outs(rest, unseen, scorer) == slow, (rest, wild)
 
 
 def test_linked_counts_the_unseen_cards_that_complete_a_group_of_three() -> None:

@@ -34,7 +34,7 @@ def outs(rest: Sequence[Card], unseen: Counter[Card], scorer: Scorer) -> int:
     for card, copies in unseen.items():
         if not (scorer.is_wild(card) or card.rank in ranks or _near(card, naturals)):
             continue
-        if scorer.shape([*rest, card]) < base:
+        if scorer.shape_below([*rest, card], base):
             total += copies
     return total
 

@@ -22,6 +22,7 @@ card nobody can draw.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import suppress
 
 from service.domain.cards import Card, Rank
 from service.domain.indian.candidates import PURE, SEQUENCE, candidates
@@ -33,6 +34,32 @@ _MOST_LACKING = 1
 
 def deficiency(held: Sequence[Card], wild: Rank) -> int:
     """The fewest cards `held` (13 or 14 cards) must still draw to declare."""
+    by_low, count, wilds = _groups(held, wild)
+    kept = _most_kept(by_low, count, min(wilds, HAND))
+    return max(0, HAND - wilds - kept)
+
+
+def deficiency_below(held: Sequence[Card], wild: Rank, limit: int) -> bool:
+    """Whether `deficiency(held, wild) < limit`, decided by the same search stopped
+    at the first choice of groups that keeps enough naturals, and pruned from the
+    start by what it needs: an out (`indian_outs`) asks only this, and the first
+    way to reach it ends the search. Checked against `deficiency` in
+    tests/bots/test_search_indian.py."""
+    if limit <= 0:
+        return False
+    by_low, count, wilds = _groups(held, wild)
+    # max(0, HAND - wilds - kept) < limit, with limit > 0: kept >= goal.
+    goal = HAND - wilds - limit + 1
+    if goal <= 0:
+        return True
+    return _most_kept(by_low, count, min(wilds, HAND), enough=goal) >= goal
+
+
+def _groups(
+    held: Sequence[Card], wild: Rank
+) -> tuple[list[list[tuple[int, int, int, bool]]], int, int]:
+    """The candidate groups of `held`'s naturals (a copy counted once) by their
+    lowest natural, how many naturals, and how many wilds."""
     naturals: list[Card] = []
     seen: set[str] = set()
     wilds = 0
@@ -49,16 +76,28 @@ def deficiency(held: Sequence[Card], wild: Rank) -> int:
         low = (mask & -mask).bit_length() - 1
         size = mask.bit_count()
         by_low[low].append((mask, size, lacking, kind in (PURE, SEQUENCE)))
-    kept = _most_kept(by_low, len(naturals), min(wilds, HAND))
-    return max(0, HAND - wilds - kept)
+    return by_low, len(naturals), wilds
 
 
-def _most_kept(by_low: list[list[tuple[int, int, int, bool]]], count: int, wilds: int) -> int:
+class _Enough(Exception):
+    """A search asked for `enough` kept naturals found them: nothing more to learn."""
+
+
+def _most_kept(
+    by_low: list[list[tuple[int, int, int, bool]]],
+    count: int,
+    wilds: int,
+    enough: int | None = None,
+) -> int:
     """The most naturals disjoint groups keep with the life (see the module): a
     branch and bound, the larger groups tried first, that stops a branch once
-    even keeping every natural left could not beat the best found."""
+    even keeping every natural left could not beat the best found. Given
+    `enough`, only whether that many can be kept is asked: a branch is cut
+    unless it could reach `enough`, and the first that does ends the search
+    (the answer is then `enough`, else less)."""
     full = (1 << count) - 1
-    best = 0
+    # Asked for `enough`, a choice keeping fewer is as good as none: bound from there.
+    best = 0 if enough is None else enough - 1
     for starting in by_low:
         starting.sort(key=lambda group: (-group[1], group[2]))
 
@@ -73,6 +112,8 @@ def _most_kept(by_low: list[list[tuple[int, int, int, bool]]], count: int, wilds
         spare = max(0, wilds - others_lack)
         if kept > best and places + _RUN * missing + spare <= HAND:
             best = kept
+            if enough is not None and best >= enough:
+                raise _Enough
         free = full & ~used
         if not free or kept + free.bit_count() <= best:
             return
@@ -89,5 +130,6 @@ def _most_kept(by_low: list[list[tuple[int, int, int, bool]]], count: int, wilds
         # Or leave the lowest natural out.
         search(used | (1 << low), kept, places, others_lack, seqs, pure)
 
-    search(0, 0, 0, 0, 0, False)
+    with suppress(_Enough):  # the search found `enough`: `best` says so
+        search(0, 0, 0, 0, 0, False)
     return best

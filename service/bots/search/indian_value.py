@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from service.bots.search.indian_shape import deficiency
+from service.bots.search.indian_shape import deficiency, deficiency_below
 from service.domain.cards import Card, Rank
 from service.domain.indian.groupings import best_declaration, best_grouping
 
@@ -78,6 +78,15 @@ class Scorer:
             found = deficiency(held, self.wild)
             self._shapes[key] = found
         return found
+
+    def shape_below(self, held: Sequence[Card], limit: int) -> bool:
+        """Whether `shape(held) < limit`: from `shape`'s cache if it knows, else the
+        search stopped as soon as it can tell (`indian_shape.deficiency_below`)."""
+        key = tuple(sorted(card.code for card in held))
+        found = self._shapes.get(key)
+        if found is not None:
+            return found < limit
+        return deficiency_below(held, self.wild, limit)
 
     def score13(self, held: Sequence[Card]) -> float:
         """The score of `held` (13 cards) as it stands, in the same units."""
