@@ -54,7 +54,7 @@ class Scorer:
     def best(self, held: Sequence[Card], keep: Card | None = None) -> tuple[float, Card]:
         """The score of `held` (14 cards) after its best discard or declaration, never
         throwing `keep` (lower is better), and the card that discard throws."""
-        key = (tuple(sorted(card.code for card in held)), "" if keep is None else keep.code)
+        key = (_key(held), "" if keep is None else keep.code)
         found = self._cache.get(key)
         if found is not None:
             return found
@@ -72,7 +72,7 @@ class Scorer:
 
     def shape(self, held: Sequence[Card]) -> int:
         """`indian_shape.deficiency` of `held`: the fewest cards it must still draw."""
-        key = tuple(sorted(card.code for card in held))
+        key = _key(held)
         found = self._shapes.get(key)
         if found is None:
             found = deficiency(held, self.wild)
@@ -82,7 +82,7 @@ class Scorer:
     def shape_below(self, held: Sequence[Card], limit: int) -> bool:
         """Whether `shape(held) < limit`: from `shape`'s cache if it knows, else the
         search stopped as soon as it can tell (`indian_shape.deficiency_below`)."""
-        key = tuple(sorted(card.code for card in held))
+        key = _key(held)
         found = self._shapes.get(key)
         if found is not None:
             return found < limit
@@ -90,7 +90,7 @@ class Scorer:
 
     def score13(self, held: Sequence[Card]) -> float:
         """The score of `held` (13 cards) as it stands, in the same units."""
-        key = tuple(sorted(card.code for card in held))
+        key = _key(held)
         found = self._held.get(key)
         if found is None:
             best = best_grouping(held, self.wild, self.full_count)
@@ -166,3 +166,8 @@ def feeds(card: Card, hand: Sequence[Card], scorer: Scorer) -> bool:
 def _positions(card: Card) -> tuple[int, ...]:
     rank = int(card.rank)
     return (_ACE_LOW, _ACE_HIGH) if rank == _ACE_LOW else (rank,)
+
+
+def _key(held: Sequence[Card]) -> tuple[str, ...]:
+    """A hand's cache key: its card codes in order, so any order of it hits."""
+    return tuple(sorted(card.code for card in held))
