@@ -134,8 +134,9 @@ def run_arena(plan: Plan, progress: Callable[[Pairing, bool], None] | None = Non
             top_up(index)
         while in_flight:
             # Wait only on rounds still running: a batch is judged once all its rounds
-            # are in, and waiting on one already done would return at once, a busy
-            # loop that took a third of the workers' time from them.
+            # are in, and waiting on one already done would return at once: a busy
+            # loop (5.2 s of processor time in a 21 s run of 160 games on 2 processes,
+            # about a quarter of a core taken from the workers).
             waiting = [
                 future
                 for batches in in_flight.values()
