@@ -5,12 +5,17 @@ any number of processes, places, and the command over a couple of variants
 from __future__ import annotations
 
 import json
+import os
+import re
+import signal
+import subprocess
+import sys
 from concurrent import futures as concurrent_futures
 from typing import Any
 
 import pytest
 
-from service.bots.arena import rounds, runner
+from service.bots.arena import command, rounds, runner
 from service.bots.arena.rounds import RoundJob, place_of, play_arena_round
 from service.bots.arena.runner import (
     AHEAD,
@@ -22,6 +27,7 @@ from service.bots.arena.runner import (
 )
 from service.bots.arena.stats import Decision
 from service.bots.playout import Finish, play_game
+from service.bots.search.budget import SCALE_VARIABLE
 from service.bots.strategies import strategy
 from service.cli import main
 from service.domain.events import Event, HandDealt
@@ -166,6 +172,105 @@ def test_a_pairing_stops_once_its_test_settles_and_the_limit_ends_the_rest():
     even = run_arena(_plan(1, max_games=2 * BATCH_ROUNDS, pairings=(("basic", "basic"),)))
     assert even.pairings[0].verdict is Decision.OPEN
     assert len(even.pairings[0].rounds) == BATCH_ROUNDS
+
+
+@pytest.mark.parametrize("processes", [1, 2])
+def test_a_run_stopped_by_hand_reports_its_whole_batches(processes: int):
+    told: list[int] = []
+
+    def interrupt(pairing: Any, ended: bool) -> None:
+        told.append(len(pairing.rounds))
+        if len(told) == 2:
+            raise KeyboardInterrupt
+
+    plan = _plan(processes, max_games=40 * BATCH_ROUNDS, pairings=(("basic", "basic"),))
+    outcome = run_arena(plan, progress=interrupt)
+    [pairing] = outcome.pairings
+    assert pairing.verdict is Decision.STOPPED
+    assert len(pairing.rounds) == 2 * BATCH_ROUNDS, "the batches told of, no more"
+    assert pairing.llr == plan.sprt.llr(pairing.scores(2), 2)
+
+
+def test_a_round_interrupted_in_play_is_dropped_with_its_batch(monkeypatch: pytest.MonkeyPatch):
+    played: list[RoundJob] = []
+    real = play_arena_round
+
+    def interrupted(job: RoundJob) -> Any:
+        if len(played) == BATCH_ROUNDS + 3:
+            raise KeyboardInterrupt
+        played.append(job)
+        return real(job)
+
+    monkeypatch.setattr("service.bots.arena.runner.play_arena_round", interrupted)
+    outcome = run_arena(_plan(1, max_games=40 * BATCH_ROUNDS, pairings=(("basic", "basic"),)))
+    [pairing] = outcome.pairings
+    assert pairing.verdict is Decision.STOPPED
+    assert len(pairing.rounds) == BATCH_ROUNDS, "only the whole batch before the interrupt"
+
+
+def test_a_stop_counts_whole_batches_and_keeps_a_verdict_just_reached():
+    # Ctrl-C may come while a batch's rounds are being added to a pairing.
+    plan = _plan(1)
+    played = play_arena_round(runner.job(plan, runner.Pairing(plan.tables[0], "basic", "basic"), 0))
+    halfway = runner.Pairing(plan.tables[0], "basic", "basic", rounds=[played] * (BATCH_ROUNDS + 3))
+    runner._stopped(plan, halfway)
+    assert (len(halfway.rounds), halfway.verdict) == (BATCH_ROUNDS, Decision.STOPPED)
+    settled = runner.Pairing(
+        plan.tables[0], "basic", "basic", rounds=[played] * BATCH_ROUNDS, verdict=Decision.H1
+    )
+    runner._stopped(plan, settled)
+    assert (len(settled.rounds), settled.verdict) == (BATCH_ROUNDS, Decision.H1)
+
+
+def test_workers_leave_ctrl_c_to_the_arena(monkeypatch: pytest.MonkeyPatch):
+    handlers: dict[int, Any] = {}
+
+    def record(number: int, handler: Any) -> None:
+        handlers[number] = handler
+
+    monkeypatch.setattr(signal, "signal", record)
+    monkeypatch.setenv(SCALE_VARIABLE, "1")
+    runner._worker_start(0.5)
+    assert handlers == {signal.SIGINT: signal.SIG_IGN}
+    assert float(os.environ[SCALE_VARIABLE]) == 0.5
+
+
+def test_ctrl_c_stops_the_command_with_its_figures_so_far():
+    # The terminal's Ctrl-C reaches the whole process group: the arena and its workers.
+    argv = [
+        *(sys.executable, "-m", "service.cli", "arena", "--variant", "classic"),
+        *("--levels", "basic,basic", "--games", "4000", "--processes", "2"),
+        *("--rules", json.dumps(QUICK), "--json"),
+    ]
+    with subprocess.Popen(
+        argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
+    ) as arena:
+        assert arena.stderr is not None
+        first = arena.stderr.readline()
+        assert "so far" in first, first
+        os.killpg(arena.pid, signal.SIGINT)
+        out, err = arena.communicate(timeout=120)
+    assert arena.returncode == command.STOPPED_EXIT, err
+    assert "Traceback" not in err
+    [table] = json.loads(out)["tables"]
+    [pairing] = table["pairings"]
+    assert pairing["verdict"] == "stopped"
+    assert pairing["games"] >= 2 * BATCH_ROUNDS
+    assert pairing["games"] % (2 * BATCH_ROUNDS) == 0
+
+
+def test_the_command_says_a_run_was_stopped_by_hand(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+):
+    def interrupt(*_: Any) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(command, "_said", interrupt)
+    argv = ["arena", "--variant", "classic", "--games", "400", "--processes", "1"]
+    assert main([*argv, "--levels", "basic,basic", "--rules", json.dumps(QUICK)]) == 130
+    out = capsys.readouterr().out
+    assert re.search(rf"basic v basic +{2 * BATCH_ROUNDS} ", out), "the first batch's games"
+    assert "stopped by hand, open" in out
 
 
 def test_a_ladder_pairs_each_level_with_the_next():

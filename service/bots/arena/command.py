@@ -10,7 +10,7 @@ from typing import Any
 
 from service.bots.arena import report
 from service.bots.arena.runner import ArenaTable, Pairing, Plan, level_pairings, run_arena
-from service.bots.arena.stats import Sprt
+from service.bots.arena.stats import Decision, Sprt
 from service.bots.playout import DEFAULT_MAX_HANDS
 from service.bots.strategies import STRATEGIES, strategy
 from service.domain.errors import InvalidInput
@@ -23,6 +23,9 @@ DEFAULT_GAMES = 400
 EVERY = "all"
 """`--variant all`: every variant the service plays."""
 VARIANT_NAMES = tuple(member.value for member in Variant)
+STOPPED_EXIT = 130
+"""The exit status of a run stopped by hand (Ctrl-C), after its figures so far: a
+shell's for a command ended by SIGINT, so a script running the ladder stops too."""
 
 
 def add_parser(commands: Any) -> None:
@@ -136,7 +139,8 @@ def _table(name: str, given: dict[str, Any], players: int) -> ArenaTable:
 
 
 def run_command(args: argparse.Namespace) -> int:
-    """Run `rummy arena` with parsed arguments; 2 for arguments that cannot work."""
+    """Run `rummy arena` with parsed arguments; 2 for arguments that cannot work,
+    `STOPPED_EXIT` for a run stopped by hand."""
     try:
         plan = plan_of(args)
     except json.JSONDecodeError as error:
@@ -145,11 +149,17 @@ def run_command(args: argparse.Namespace) -> int:
     except InvalidInput as error:
         print(f"rummy arena: {error.message}", file=sys.stderr)
         return 2
-    outcome = run_arena(plan, progress=partial(_said, plan))
+    try:
+        outcome = run_arena(plan, progress=partial(_said, plan))
+    except KeyboardInterrupt:
+        # A second Ctrl-C, while the workers finish the rounds they hold.
+        return STOPPED_EXIT
     if args.json:
         print(json.dumps(report.as_dict(outcome), indent=2))
     else:
         print(report.text(outcome))
+    if any(pairing.verdict is Decision.STOPPED for pairing in outcome.pairings):
+        return STOPPED_EXIT
     return 0
 
 

@@ -17,6 +17,7 @@ VERDICTS = {
     Decision.ABOVE: "above 1/N (99.9% interval)",
     Decision.BELOW: "below 1/N (99.9% interval)",
     Decision.OPEN: "open at the game limit",
+    Decision.STOPPED: "stopped by hand, open",
 }
 
 

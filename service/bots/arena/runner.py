@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 import multiprocessing
+import signal
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
@@ -111,59 +112,85 @@ def run_arena(plan: Plan, progress: Callable[[Pairing, bool], None] | None = Non
         for table in plan.tables
         for tester, other in plan.pairings
     ]
+    in_flight: dict[int, list[list[Future[RoundResult]]]] = {}
+    with _executor(plan) as executor:
+        try:
+            _play(plan, pairings, executor, in_flight, progress)
+        except KeyboardInterrupt:
+            # Ctrl-C: an hour-long pairing stopped by hand still reports what its
+            # whole batches say. Rounds not started are dropped; the workers ignore
+            # SIGINT (`_worker_start`) and finish only the rounds they are playing.
+            executor.shutdown(wait=False, cancel_futures=True)
+            for index in in_flight:
+                _stopped(plan, pairings[index])
+    return ArenaRun(plan=plan, pairings=pairings, seconds=time.perf_counter() - began)
+
+
+def _play(
+    plan: Plan,
+    pairings: list[Pairing],
+    executor: Executor,
+    in_flight: dict[int, list[list[Future[RoundResult]]]],
+    progress: Callable[[Pairing, bool], None] | None,
+) -> None:
+    """Submit and judge batches until every pairing has ended; `in_flight` holds
+    the batches of the pairings still being played."""
     # In process, a batch played ahead is only time lost if the pairing stops.
     ahead = AHEAD if plan.processes > 1 else 1
-    with _executor(plan) as executor:
-        in_flight: dict[int, list[list[Future[RoundResult]]]] = {}
-        submitted = dict.fromkeys(range(len(pairings)), 0)
+    submitted = dict.fromkeys(range(len(pairings)), 0)
 
-        def top_up(index: int) -> None:
-            batches = in_flight.setdefault(index, [])
-            while len(batches) < ahead and submitted[index] < plan.max_rounds:
-                first = submitted[index]
-                last = min(first + BATCH_ROUNDS, plan.max_rounds)
-                batches.append(
-                    [
-                        executor.submit(play_arena_round, job(plan, pairings[index], number))
-                        for number in range(first, last)
-                    ]
-                )
-                submitted[index] = last
+    def top_up(index: int) -> None:
+        batches = in_flight.setdefault(index, [])
+        while len(batches) < ahead and submitted[index] < plan.max_rounds:
+            first = submitted[index]
+            last = min(first + BATCH_ROUNDS, plan.max_rounds)
+            batches.append(
+                [
+                    executor.submit(play_arena_round, job(plan, pairings[index], number))
+                    for number in range(first, last)
+                ]
+            )
+            submitted[index] = last
 
-        for index in range(len(pairings)):
-            top_up(index)
-        while in_flight:
-            # Wait only on rounds still running: a batch is judged once all its rounds
-            # are in, and waiting on one already done would return at once: a busy
-            # loop (5.2 s of processor time in a 21 s run of 160 games on 2 processes,
-            # about a quarter of a core taken from the workers).
-            waiting = [
-                future
-                for batches in in_flight.values()
-                for future in batches[0]
-                if not future.done()
-            ]
-            if waiting:
-                wait(waiting, return_when=FIRST_COMPLETED)
-            for index in list(in_flight):
-                batches = in_flight[index]
-                if not all(future.done() for future in batches[0]):
-                    continue
-                pairing = pairings[index]
-                pairing.rounds.extend(future.result() for future in batches.pop(0))
-                ended = _settled(plan, pairing) or (
-                    not batches and submitted[index] >= plan.max_rounds
-                )
-                if ended:
-                    for batch in batches:
-                        for future in batch:
-                            future.cancel()
-                    del in_flight[index]
-                else:
-                    top_up(index)
-                if progress is not None:
-                    progress(pairing, ended)
-    return ArenaRun(plan=plan, pairings=pairings, seconds=time.perf_counter() - began)
+    for index in range(len(pairings)):
+        top_up(index)
+    while in_flight:
+        # Wait only on rounds still running: a batch is judged once all its rounds
+        # are in, and waiting on one already done would return at once: a busy
+        # loop (5.2 s of processor time in a 21 s run of 160 games on 2 processes,
+        # about a quarter of a core taken from the workers).
+        waiting = [
+            future for batches in in_flight.values() for future in batches[0] if not future.done()
+        ]
+        if waiting:
+            wait(waiting, return_when=FIRST_COMPLETED)
+        for index in list(in_flight):
+            batches = in_flight[index]
+            if not all(future.done() for future in batches[0]):
+                continue
+            pairing = pairings[index]
+            pairing.rounds.extend(future.result() for future in batches.pop(0))
+            ended = _settled(plan, pairing) or (not batches and submitted[index] >= plan.max_rounds)
+            if ended:
+                for batch in batches:
+                    for future in batch:
+                        future.cancel()
+                del in_flight[index]
+            else:
+                top_up(index)
+            if progress is not None:
+                progress(pairing, ended)
+
+
+def _stopped(plan: Plan, pairing: Pairing) -> None:
+    """Mark a pairing stopped by hand, judged on its whole batches only (the
+    interrupt may have come as a batch was being added); one that had just
+    settled keeps its verdict."""
+    if pairing.verdict is not Decision.OPEN:
+        return
+    del pairing.rounds[len(pairing.rounds) - len(pairing.rounds) % BATCH_ROUNDS :]
+    pairing.llr = plan.sprt.llr(pairing.scores(plan.players), plan.players)
+    pairing.verdict = Decision.STOPPED
 
 
 def _settled(plan: Plan, pairing: Pairing) -> bool:
@@ -187,10 +214,18 @@ def _executor(plan: Plan) -> Iterator[Executor]:
     with ProcessPoolExecutor(
         plan.processes,
         mp_context=multiprocessing.get_context("forkserver"),
-        initializer=use_budget_scale,
+        initializer=_worker_start,
         initargs=(plan.budget_scale,),
     ) as pool:
         yield pool
+
+
+def _worker_start(scale: float) -> None:
+    """A worker's initializer: its budgets scaled, and Ctrl-C left to the parent,
+    which stops the run and reports it (a worker interrupted mid-round would only
+    print a traceback)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    use_budget_scale(scale)
 
 
 class _Inline(Executor):

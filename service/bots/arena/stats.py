@@ -68,6 +68,8 @@ class Decision(StrEnum):
     """The early-stop interval lies below the baseline."""
     OPEN = "open"
     """Nothing settled it within the games allowed."""
+    STOPPED = "stopped"
+    """Stopped by hand (Ctrl-C) before anything settled it."""
 
 
 @dataclass(frozen=True, slots=True)
