@@ -39,6 +39,15 @@ def test_the_fast_count_is_the_servers() -> None:
         assert gm.deadwood(gm.mask_of(hand)) == deadwood.least(hand, GIN).count
 
 
+def test_the_fast_count_is_the_servers_where_sets_and_runs_cross() -> None:
+    # Hands from five ranks: sets, runs and cards either could take, often at once.
+    crowded = [card for card in FULL_DECK if 5 <= card.rank.value <= 9]
+    rng = Random(33)
+    for _ in range(400):
+        hand = rng.sample(crowded, rng.choice((10, 11)))
+        assert gm.deadwood(gm.mask_of(hand)) == deadwood.least(hand, GIN).count
+
+
 def test_the_fast_best_throw_leaves_the_least_deadwood() -> None:
     rng = Random(32)
     for _ in range(200):

@@ -66,8 +66,7 @@ def deadwood(mask: int) -> int:
     found = _counts.get(mask)
     if found is not None:
         return found
-    melds = _melds(mask)
-    count = value(mask) - _covered(melds, 0, 0) if melds else value(mask)
+    count = value(mask) - _most_covered(mask)
     if len(_counts) >= _CACHE_LIMIT:
         _counts.clear()
     _counts[mask] = count
@@ -101,44 +100,55 @@ def touches(mask: int, bit: int) -> bool:
     return bool(mask & _NEAR[bit])
 
 
-def _covered(melds: tuple[int, ...], start: int, used: int) -> int:
-    """The most value disjoint melds from `melds[start:]` cover, avoiding `used`."""
+def _most_covered(mask: int) -> int:
+    """The most value disjoint sets and runs of `mask` cover. Sets are few (a hand of
+    eleven holds at most three ranks of three or more cards), so each choice of them
+    is tried; what each leaves in a suit is covered best by runs alone, a table
+    lookup. Sets of different ranks never share a card, nor runs of different suits."""
+    a, b, c, d = (mask >> (slot * RANKS) & _SUIT_MASK for slot in range(4))
+    # The ranks held in three suits or four: most hands have none.
+    crowded = (a & b & (c | d)) | (c & d & (a | b))
+    if not crowded:
+        return _RUN_COVER[a] + _RUN_COVER[b] + _RUN_COVER[c] + _RUN_COVER[d]
+    choices = [0]
+    for rank in bits(crowded):
+        sets = _sets_of(mask & _RANK_MASK[rank])
+        choices = [chosen | one for chosen in choices for one in (0, *sets)]
     best = 0
-    for at in range(start, len(melds)):
-        meld = melds[at]
-        if meld & used:
-            continue
-        gain = value(meld) + _covered(melds, at + 1, used | meld)
-        best = max(best, gain)
+    for chosen in choices:
+        rest = mask & ~chosen
+        best = max(
+            best,
+            value(chosen)
+            + _RUN_COVER[rest & _SUIT_MASK]
+            + _RUN_COVER[rest >> RANKS & _SUIT_MASK]
+            + _RUN_COVER[rest >> (2 * RANKS) & _SUIT_MASK]
+            + _RUN_COVER[rest >> (3 * RANKS)],
+        )
     return best
-
-
-def _melds(mask: int) -> tuple[int, ...]:
-    """Every set and run inside `mask`, as masks."""
-    found: list[int] = []
-    for slot in range(len(SUITS)):
-        shift = slot * RANKS
-        found.extend(run << shift for run in _RUNS[(mask >> shift) & _SUIT_MASK])
-    for rank in range(RANKS):
-        present = mask & _RANK_MASK[rank]
-        if present.bit_count() >= 3:
-            found.extend(_sets_of(present))
-    return tuple(found)
 
 
 def _chunk_value(chunk: int) -> int:
     return sum(min(rank + 1, 10) for rank in range(RANKS) if chunk >> rank & 1)
 
 
-def _chunk_runs(chunk: int) -> tuple[int, ...]:
-    runs = []
-    for start in range(RANKS):
-        end = start
-        while end < RANKS and chunk >> end & 1:
-            if end - start >= 2:
-                runs.append(((1 << (end - start + 1)) - 1) << start)
-            end += 1
-    return tuple(runs)
+def _run_covers() -> tuple[int, ...]:
+    """For each suit's cards (a 13-bit chunk), the most value its disjoint runs cover.
+    The chunk's lowest card is either outside every run, or starts one (nothing in
+    the chunk is lower); each leaves a smaller chunk, whose cover is already known."""
+    covers = [0] * (1 << RANKS)
+    for chunk in range(1, 1 << RANKS):
+        low = (chunk & -chunk).bit_length() - 1
+        best = covers[chunk & (chunk - 1)]
+        run = 0
+        for end in range(low, RANKS):
+            if not chunk >> end & 1:
+                break
+            run |= 1 << end
+            if end - low >= 2:
+                best = max(best, _CHUNK_VALUE[run] + covers[chunk & ~run])
+        covers[chunk] = best
+    return tuple(covers)
 
 
 @cache
@@ -150,7 +160,7 @@ def _sets_of(present: int) -> tuple[int, ...]:
 
 
 _CHUNK_VALUE = tuple(_chunk_value(chunk) for chunk in range(1 << RANKS))
-_RUNS = tuple(_chunk_runs(chunk) for chunk in range(1 << RANKS))
+_RUN_COVER = _run_covers()
 _RANK_MASK = tuple(
     sum(1 << (slot * RANKS + rank) for slot in range(len(SUITS))) for rank in range(RANKS)
 )
