@@ -235,8 +235,14 @@ def test_workers_leave_ctrl_c_to_the_arena(monkeypatch: pytest.MonkeyPatch):
     assert float(os.environ[SCALE_VARIABLE]) == 0.5
 
 
-def test_ctrl_c_stops_the_command_with_its_figures_so_far():
-    # The terminal's Ctrl-C reaches the whole process group: the arena and its workers.
+@pytest.mark.parametrize(
+    ("number", "group"),
+    [
+        (signal.SIGINT, True),  # Ctrl-C: the terminal signals the whole process group
+        (signal.SIGTERM, False),  # `kill PID`: a background job, whose SIGINT a shell ignores
+    ],
+)
+def test_a_signal_stops_the_command_with_its_figures_so_far(number: int, group: bool):
     argv = [
         *(sys.executable, "-m", "service.cli", "arena", "--variant", "classic"),
         *("--levels", "basic,basic", "--games", "4000", "--processes", "2"),
@@ -248,7 +254,10 @@ def test_ctrl_c_stops_the_command_with_its_figures_so_far():
         assert arena.stderr is not None
         first = arena.stderr.readline()
         assert "so far" in first, first
-        os.killpg(arena.pid, signal.SIGINT)
+        if group:
+            os.killpg(arena.pid, number)
+        else:
+            arena.send_signal(number)
         out, err = arena.communicate(timeout=120)
     assert arena.returncode == command.STOPPED_EXIT, err
     assert "Traceback" not in err

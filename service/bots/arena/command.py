@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
 from functools import partial
+from types import FrameType
 from typing import Any
 
 from service.bots.arena import report
@@ -24,8 +26,9 @@ EVERY = "all"
 """`--variant all`: every variant the service plays."""
 VARIANT_NAMES = tuple(member.value for member in Variant)
 STOPPED_EXIT = 130
-"""The exit status of a run stopped by hand (Ctrl-C), after its figures so far: a
-shell's for a command ended by SIGINT, so a script running the ladder stops too."""
+"""The exit status of a run stopped by hand (Ctrl-C or SIGTERM), after its figures
+so far: a shell's for a command ended by SIGINT, so a script running the ladder
+stops too."""
 
 
 def add_parser(commands: Any) -> None:
@@ -149,11 +152,16 @@ def run_command(args: argparse.Namespace) -> int:
     except InvalidInput as error:
         print(f"rummy arena: {error.message}", file=sys.stderr)
         return 2
+    # SIGTERM stops a run as Ctrl-C does: a shell starts a background job with
+    # SIGINT ignored, so `kill` is how such a run is stopped with its figures.
+    before = signal.signal(signal.SIGTERM, _interrupt)
     try:
         outcome = run_arena(plan, progress=partial(_said, plan))
     except KeyboardInterrupt:
-        # A second Ctrl-C, while the workers finish the rounds they hold.
+        # A second stop, while the workers finish the rounds they hold.
         return STOPPED_EXIT
+    finally:
+        signal.signal(signal.SIGTERM, before)
     if args.json:
         print(json.dumps(report.as_dict(outcome), indent=2))
     else:
@@ -161,6 +169,10 @@ def run_command(args: argparse.Namespace) -> int:
     if any(pairing.verdict is Decision.STOPPED for pairing in outcome.pairings):
         return STOPPED_EXIT
     return 0
+
+
+def _interrupt(number: int, frame: FrameType | None) -> None:
+    raise KeyboardInterrupt
 
 
 def _said(plan: Plan, pairing: Pairing, ended: bool) -> None:

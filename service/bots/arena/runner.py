@@ -221,9 +221,10 @@ def _executor(plan: Plan) -> Iterator[Executor]:
 
 
 def _worker_start(scale: float) -> None:
-    """A worker's initializer: its budgets scaled, and Ctrl-C left to the parent,
-    which stops the run and reports it (a worker interrupted mid-round would only
-    print a traceback)."""
+    """A worker's initializer: its budgets scaled, and Ctrl-C, which the terminal
+    sends the whole process group, left to the parent, which stops the run and
+    reports it (a worker interrupted mid-round would only break the pool). SIGTERM
+    is left alone: it still ends a worker orphaned by a parent killed outright."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     use_budget_scale(scale)
 
