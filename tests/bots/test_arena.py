@@ -268,6 +268,30 @@ def test_a_signal_stops_the_command_with_its_figures_so_far(number: int, group: 
     assert pairing["games"] % (2 * BATCH_ROUNDS) == 0
 
 
+def test_a_run_stopped_before_its_first_batch_reports_no_figures_as_null(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+):
+    def interrupted(job: RoundJob) -> Any:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("service.bots.arena.runner.play_arena_round", interrupted)
+    argv = ["arena", "--variant", "classic", "--players", "3", "--processes", "1"]
+    assert main([*argv, "--json"]) == command.STOPPED_EXIT
+
+    def strict(constant: str) -> None:
+        raise AssertionError(f"{constant} is not JSON")
+
+    [table] = json.loads(capsys.readouterr().out, parse_constant=strict)["tables"]
+    [pairing] = table["pairings"]
+    assert (pairing["games"], pairing["verdict"]) == (0, "stopped")
+    assert [pairing[name] for name in ("win_rate", "elo", "mean_place")] == [None] * 3
+    assert pairing["win_rate_ci"] == [None, None]
+    assert main(argv) == command.STOPPED_EXIT
+    out = capsys.readouterr().out
+    assert "nan" not in out.lower()
+    assert re.search(r"basic v random +0 +0-0-0 +- +- +-  stopped by hand", out), out
+
+
 def test_the_command_says_a_run_was_stopped_by_hand(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ):

@@ -45,13 +45,14 @@ def pairing_figures(plan: Plan, pairing: Pairing) -> dict[str, Any]:
         "wins": wins,
         "draws": draws,
         "losses": len(games) - wins - draws,
-        "win_rate": found.score,
-        "win_rate_ci": [found.low, found.high],
+        # JSON has neither infinity nor NaN: an unbounded end, or a figure of a
+        # pairing stopped before its first batch, is null.
+        "win_rate": _finite(found.score),
+        "win_rate_ci": [_finite(found.low), _finite(found.high)],
         "baseline": 1 / players,
-        "elo": found.elo,
-        # JSON has no infinity: an unbounded end is null.
+        "elo": _finite(found.elo),
         "elo_ci": [_finite(found.elo_low), _finite(found.elo_high)],
-        "mean_place": sum(game.place for game in games) / len(games) if games else math.nan,
+        "mean_place": sum(game.place for game in games) / len(games) if games else None,
         "verdict": pairing.verdict.value,
         "llr": pairing.llr,
         "hands_per_game": sum(game.hands for game in games) / len(games) if games else 0.0,
@@ -170,16 +171,19 @@ def _pairing_lines(players: int, pairings: list[dict[str, Any]]) -> list[str]:
     lines = [head + "  SPRT"]
     for figures in pairings:
         record = f"{figures['wins']}-{figures['draws']}-{figures['losses']}"
-        low, high = figures["win_rate_ci"]
-        share = f"{figures['win_rate']:.1%} [{low:.1%}, {high:.1%}]"
-        elo_low, elo_high = figures["elo_ci"]
-        elo = f"{figures['elo']:+.0f} [{_elo(elo_low, '-')}, {_elo(elo_high, '+')}]"
+        share, elo, place = "-", "-", "-"
+        if figures["games"]:
+            low, high = figures["win_rate_ci"]
+            share = f"{figures['win_rate']:.1%} [{low:.1%}, {high:.1%}]"
+            elo_low, elo_high = figures["elo_ci"]
+            elo = f"{figures['elo']:+.0f} [{_elo(elo_low, '-')}, {_elo(elo_high, '+')}]"
+            place = f"{figures['mean_place']:.2f}"
         line = (
             f"{figures['tester'] + ' v ' + figures['other']:<18} {figures['games']:>6} "
             f"{record:>12} {share:>26} {elo:>20}"
         )
         if players > 2:
-            line += f" {figures['mean_place']:>6.2f}"
+            line += f" {place:>6}"
         verdict = VERDICTS[Decision(figures["verdict"])]
         lines.append(f"{line}  {verdict} (LLR {figures['llr']:.2f})")
     return lines

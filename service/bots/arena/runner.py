@@ -117,8 +117,9 @@ def run_arena(plan: Plan, progress: Callable[[Pairing, bool], None] | None = Non
         try:
             _play(plan, pairings, executor, in_flight, progress)
         except KeyboardInterrupt:
-            # Ctrl-C: an hour-long pairing stopped by hand still reports what its
-            # whole batches say. Rounds not started are dropped; the workers ignore
+            # Ctrl-C (or SIGTERM, which the command turns into the same): an
+            # hour-long pairing stopped by hand still reports what its whole
+            # batches say. Rounds not started are dropped; the workers ignore
             # SIGINT (`_worker_start`) and finish only the rounds they are playing.
             executor.shutdown(wait=False, cancel_futures=True)
             for index in in_flight:
