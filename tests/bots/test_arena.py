@@ -300,7 +300,10 @@ def test_the_command_says_a_run_was_stopped_by_hand(
 
     monkeypatch.setattr(command, "_said", interrupt)
     argv = ["arena", "--variant", "classic", "--games", "400", "--processes", "1"]
-    assert main([*argv, "--levels", "basic,basic", "--rules", json.dumps(QUICK)]) == 130
+    assert (
+        main([*argv, "--levels", "basic,basic", "--rules", json.dumps(QUICK)])
+        == command.STOPPED_EXIT
+    )
     out = capsys.readouterr().out
     assert re.search(rf"basic v basic +{2 * BATCH_ROUNDS} ", out), "the first batch's games"
     assert "stopped by hand, open" in out
