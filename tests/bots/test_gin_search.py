@@ -16,7 +16,7 @@ from service.bots.search import gin_masks as gm
 from service.bots.search import play_expert, play_strong
 from service.bots.strategies import Strategy
 from service.domain.actions import Discard, Draw, Knock
-from service.domain.cards import FULL_DECK
+from service.domain.cards import FULL_DECK, Card
 from service.domain.gin import deadwood
 from service.domain.rules import RuleSet
 from service.domain.state import GinHand, Phase, Source, Table
@@ -32,19 +32,19 @@ def gin_table(hands: list[str | int], discard: str, phase: Phase, limit: int = 1
     return board
 
 
-def test_the_fast_count_is_the_servers() -> None:
-    rng = Random(31)
+@pytest.mark.parametrize(
+    ("deck", "seed"),
+    [
+        (list(FULL_DECK), 31),
+        # Five ranks: sets, runs and cards either could take, often in one hand.
+        ([card for card in FULL_DECK if 5 <= card.rank.value <= 9], 33),
+    ],
+    ids=["any-hand", "sets-and-runs-cross"],
+)
+def test_the_fast_count_is_the_servers(deck: list[Card], seed: int) -> None:
+    rng = Random(seed)
     for _ in range(400):
-        hand = rng.sample(list(FULL_DECK), rng.choice((10, 11)))
-        assert gm.deadwood(gm.mask_of(hand)) == deadwood.least(hand, GIN).count
-
-
-def test_the_fast_count_is_the_servers_where_sets_and_runs_cross() -> None:
-    # Hands from five ranks: sets, runs and cards either could take, often at once.
-    crowded = [card for card in FULL_DECK if 5 <= card.rank.value <= 9]
-    rng = Random(33)
-    for _ in range(400):
-        hand = rng.sample(crowded, rng.choice((10, 11)))
+        hand = rng.sample(deck, rng.choice((10, 11)))
         assert gm.deadwood(gm.mask_of(hand)) == deadwood.least(hand, GIN).count
 
 

@@ -69,7 +69,7 @@ class Decision(StrEnum):
     OPEN = "open"
     """Nothing settled it within the games allowed."""
     STOPPED = "stopped"
-    """Stopped by hand (Ctrl-C) before anything settled it."""
+    """Stopped by hand (Ctrl-C, or SIGTERM to the arena) before anything settled it."""
 
 
 @dataclass(frozen=True, slots=True)
