@@ -11,12 +11,19 @@ import signal
 import subprocess
 import sys
 from concurrent import futures as concurrent_futures
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
-from service.bots.arena import command, rounds, runner
-from service.bots.arena.rounds import RoundJob, place_of, play_arena_round
+from service.bots.arena import command, report, rounds, runner
+from service.bots.arena.rounds import (
+    GameOutcome,
+    RoundJob,
+    RoundResult,
+    place_of,
+    play_arena_round,
+)
 from service.bots.arena.runner import (
     AHEAD,
     BATCH_ROUNDS,
@@ -25,7 +32,7 @@ from service.bots.arena.runner import (
     level_pairings,
     run_arena,
 )
-from service.bots.arena.stats import Decision
+from service.bots.arena.stats import Decision, Sprt
 from service.bots.playout import Finish, play_game
 from service.bots.search.budget import SCALE_VARIABLE
 from service.bots.strategies import strategy
@@ -220,6 +227,23 @@ def test_a_stop_counts_whole_batches_and_keeps_a_verdict_just_reached():
     )
     runner._stopped(plan, settled)
     assert (len(settled.rounds), settled.verdict) == (BATCH_ROUNDS, Decision.H1)
+
+
+def test_the_interval_stop_asks_about_h0_s_score_not_only_1_over_n():
+    # A level winning about 63% of its games: above 50% beyond doubt, not above 60%.
+    # Neither SPRT below settles it (H1 too far above H0 at 50%; 63% between 60% and 67%).
+    plan = _plan(1, sprt=Sprt(elo0=0, elo1=200))
+    won = RoundResult(games=[GameOutcome(seat=0, winner=0, place=1, hands=1)] * 2)
+    lost = RoundResult(games=[GameOutcome(seat=0, winner=1, place=2, hands=1)] * 2)
+    rounds = [won] * 95 + [lost] * 55
+    even = runner.Pairing(plan.tables[0], "strong", "basic", rounds=list(rounds))
+    assert runner._settled(plan, even)
+    assert even.verdict is Decision.ABOVE
+    sixty = replace(plan, sprt=Sprt(elo0=70, elo1=120))
+    asked = runner.Pairing(plan.tables[0], "strong", "basic", rounds=list(rounds))
+    assert not runner._settled(sixty, asked)
+    assert asked.verdict is Decision.OPEN
+    assert report.pairing_figures(sixty, asked)["baseline"] == pytest.approx(0.599, abs=0.001)
 
 
 def test_workers_leave_ctrl_c_to_the_arena(monkeypatch: pytest.MonkeyPatch):

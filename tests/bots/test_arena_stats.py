@@ -147,10 +147,24 @@ def test_all_wins_give_a_one_sided_interval_never_a_point():
 
 
 def test_the_interval_stop_waits_for_enough_rounds_and_is_strict():
-    assert interval_verdict([1.0, 0.5] * 20, 2) is Decision.OPEN  # too few rounds yet
+    assert interval_verdict([1.0, 0.5] * 20, 0.5) is Decision.OPEN  # too few rounds yet
     many = [1.0, 0.5] * INTERVAL_STOP_ROUNDS
-    assert interval_verdict(many, 2) is Decision.ABOVE
-    assert interval_verdict([0.0, 0.5] * INTERVAL_STOP_ROUNDS, 2) is Decision.BELOW
+    assert interval_verdict(many, 0.5) is Decision.ABOVE
+    assert interval_verdict([0.0, 0.5] * INTERVAL_STOP_ROUNDS, 0.5) is Decision.BELOW
     # Barely above even: a 95% interval would clear 50%, the 99.9% one does not.
     slight = [1.0] * 60 + [0.0] * 40
-    assert interval_verdict(slight, 2) is Decision.OPEN
+    assert interval_verdict(slight, 0.5) is Decision.OPEN
+
+
+def test_the_interval_stop_compares_with_h0_s_score():
+    # 63% of 150 rounds is clearly above 50% but not clearly above 60%: a run
+    # asking about 60% (`--elo0 70`) must not stop on it.
+    scores = [1.0] * 95 + [0.0] * 55
+    assert interval_verdict(scores, Sprt().baseline()) is Decision.ABOVE
+    sixty = Sprt(elo0=70, elo1=120)
+    assert sixty.baseline() == pytest.approx(0.599, abs=0.001)
+    assert interval_verdict(scores, sixty.baseline()) is Decision.OPEN
+    assert interval_verdict([1.0] * 90 + [0.0] * 10, sixty.baseline()) is Decision.ABOVE
+    assert interval_verdict([1.0] * 30 + [0.0] * 70, sixty.baseline()) is Decision.BELOW
+    # At four seats and elo0 0, H0's score is the 1/N baseline.
+    assert Sprt().baseline(4) == pytest.approx(0.25)

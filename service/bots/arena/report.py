@@ -14,8 +14,8 @@ from service.bots.arena.stats import Decision, estimate
 VERDICTS = {
     Decision.H1: "H1 accepted: stronger",
     Decision.H0: "H0 accepted: not stronger",
-    Decision.ABOVE: "above 1/N (99.9% interval)",
-    Decision.BELOW: "below 1/N (99.9% interval)",
+    Decision.ABOVE: "above {baseline:.1%} (99.9% interval)",
+    Decision.BELOW: "below {baseline:.1%} (99.9% interval)",
     Decision.OPEN: "open at the game limit",
     Decision.STOPPED: "stopped by hand, open",
 }
@@ -49,7 +49,8 @@ def pairing_figures(plan: Plan, pairing: Pairing) -> dict[str, Any]:
         # pairing stopped before its first batch, is null.
         "win_rate": _finite(found.score),
         "win_rate_ci": [_finite(found.low), _finite(found.high)],
-        "baseline": 1 / players,
+        # What the interval stop compares with: H0's score, 1/N at `elo0` 0.
+        "baseline": plan.sprt.baseline(players),
         "elo": _finite(found.elo),
         "elo_ci": [_finite(found.elo_low), _finite(found.elo_high)],
         "mean_place": sum(game.place for game in games) / len(games) if games else None,
@@ -184,7 +185,7 @@ def _pairing_lines(players: int, pairings: list[dict[str, Any]]) -> list[str]:
         )
         if players > 2:
             line += f" {place:>6}"
-        verdict = VERDICTS[Decision(figures["verdict"])]
+        verdict = VERDICTS[Decision(figures["verdict"])].format(baseline=figures["baseline"])
         lines.append(f"{line}  {verdict} (LLR {figures['llr']:.2f})")
     return lines
 

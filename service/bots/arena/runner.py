@@ -200,7 +200,7 @@ def _settled(plan: Plan, pairing: Pairing) -> bool:
     pairing.llr = plan.sprt.llr(scores, plan.players)
     pairing.verdict = plan.sprt.verdict(pairing.llr)
     if pairing.verdict is Decision.OPEN:
-        pairing.verdict = interval_verdict(scores, plan.players)
+        pairing.verdict = interval_verdict(scores, plan.sprt.baseline(plan.players))
     return pairing.verdict is not Decision.OPEN
 
 

@@ -63,9 +63,9 @@ class Decision(StrEnum):
     H0 = "H0"
     """The sequential test accepted no difference."""
     ABOVE = "above"
-    """The early-stop interval lies above the baseline."""
+    """The early-stop interval lies above the baseline (H0's score, `Sprt.baseline`)."""
     BELOW = "below"
-    """The early-stop interval lies below the baseline."""
+    """The early-stop interval lies below the baseline (H0's score, `Sprt.baseline`)."""
     OPEN = "open"
     """Nothing settled it within the games allowed."""
     STOPPED = "stopped"
@@ -89,6 +89,10 @@ class Sprt:
     @property
     def upper(self) -> float:
         return math.log((1 - self.beta) / self.alpha)
+
+    def baseline(self, players: int = 2) -> float:
+        """H0's game score: 1/N at the default `elo0` of 0."""
+        return score_for_elo(self.elo0, players)
 
     def llr(self, scores: Iterable[float], players: int = 2) -> float:
         """The generalized log-likelihood ratio of H1 against H0 for these round scores."""
@@ -192,16 +196,17 @@ def estimate(
     )
 
 
-def interval_verdict(scores: list[float], players: int) -> Decision:
+def interval_verdict(scores: list[float], baseline: float) -> Decision:
     """`ABOVE` or `BELOW` once a 99.9% normal interval of the mean round score lies
-    wholly on one side of the 1/N baseline (after `INTERVAL_STOP_ROUNDS`), else `OPEN`."""
+    wholly on one side of `baseline` (after `INTERVAL_STOP_ROUNDS`), else `OPEN`.
+    The baseline is H0's score (`Sprt.baseline`): 1/N at the default `elo0` of 0;
+    a run against 60% asks whether the level is above 60%, not above 50%."""
     rounds = len(scores)
     if rounds < INTERVAL_STOP_ROUNDS:
         return Decision.OPEN
     mean = sum(scores) / rounds
     variance = sum((score - mean) ** 2 for score in scores) / (rounds - 1)
     half = INTERVAL_STOP_Z * math.sqrt(variance / rounds)
-    baseline = 1 / players
     if mean - half > baseline:
         return Decision.ABOVE
     if mean + half < baseline:
