@@ -23,9 +23,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from contextlib import suppress
+from functools import cache
 
-from service.domain.cards import Card, Rank
-from service.domain.indian.candidates import PURE, SEQUENCE, candidates
+from service.domain.cards import RANKS, SUITS, Card, Rank
+from service.domain.indian.candidates import MIN_GROUP, PURE, SEQUENCE, candidates
 
 HAND = 13
 _RUN = 3
@@ -34,8 +35,8 @@ _MOST_LACKING = 1
 
 def deficiency(held: Sequence[Card], wild: Rank) -> int:
     """The fewest cards `held` (13 or 14 cards) must still draw to declare."""
-    by_low, count, wilds = _groups(held, wild)
-    kept = _most_kept(by_low, count, min(wilds, HAND))
+    by_low, wilds = _groups(held, wild)
+    kept = _most_kept(by_low, min(wilds, HAND))
     return max(0, HAND - wilds - kept)
 
 
@@ -47,36 +48,87 @@ def deficiency_below(held: Sequence[Card], wild: Rank, limit: int) -> bool:
     tests/bots/test_search_indian.py."""
     if limit <= 0:
         return False
-    by_low, count, wilds = _groups(held, wild)
+    by_low, wilds = _groups(held, wild)
     # max(0, HAND - wilds - kept) < limit, with limit > 0: kept >= goal.
     goal = HAND - wilds - limit + 1
     if goal <= 0:
         return True
-    return _most_kept(by_low, count, min(wilds, HAND), enough=goal) >= goal
+    return _most_kept(by_low, min(wilds, HAND), enough=goal) >= goal
 
 
-def _groups(
-    held: Sequence[Card], wild: Rank
-) -> tuple[list[list[tuple[int, int, int, bool]]], int, int]:
+Group = tuple[int, int, int, bool]
+"""A candidate group: its naturals as a mask over `_bit`, how many, the cards it
+lacks, and whether it is a sequence."""
+
+
+def _groups(held: Sequence[Card], wild: Rank) -> tuple[list[list[Group]], int]:
     """The candidate groups of `held`'s naturals (a copy counted once) by their
-    lowest natural, how many naturals, and how many wilds."""
-    naturals: list[Card] = []
-    seen: set[str] = set()
+    lowest natural, and how many wilds it holds.
+
+    A group is a run within one suit or a set within one rank, so the engine's
+    `candidates` is asked per suit and per rank, and each answer is kept
+    (`_suit_groups`, `_rank_groups`): a search meets the same suits again and
+    again, hand after hand, while one draw changes one suit and one rank.
+    Checked against `candidates` over the whole hand in
+    tests/bots/test_search_indian.py."""
+    ranks_of = [0] * len(SUITS)
     wilds = 0
     for card in held:
         if card.is_joker or card.rank is wild:
             wilds += 1
-        elif card.code not in seen:
-            seen.add(card.code)
-            naturals.append(card)
-    bit = {card.code: index for index, card in enumerate(naturals)}
-    groups = candidates(naturals, bit, _MOST_LACKING)
-    by_low: list[list[tuple[int, int, int, bool]]] = [[] for _ in naturals]
-    for mask, lacking, kind in groups:
-        low = (mask & -mask).bit_length() - 1
-        size = mask.bit_count()
-        by_low[low].append((mask, size, lacking, kind in (PURE, SEQUENCE)))
-    return by_low, len(naturals), wilds
+        else:
+            ranks_of[_SUIT_AT[card.suit]] |= 1 << (card.rank - 1)
+    by_low: list[list[Group]] = [[] for _ in range(len(SUITS) * _PER_SUIT)]
+    for at, ranks in enumerate(ranks_of):
+        shift = at * _PER_SUIT
+        for mask, size, lacking, is_sequence in _suit_groups(at, ranks):
+            moved = mask << shift
+            by_low[_low(moved)].append((moved, size, lacking, is_sequence))
+    for rank in range(_PER_SUIT):
+        suits = 0
+        for at, ranks in enumerate(ranks_of):
+            if ranks >> rank & 1:
+                suits |= 1 << at
+        if suits.bit_count() >= MIN_GROUP - _MOST_LACKING:
+            for group in _rank_groups(rank, suits):
+                by_low[_low(group[0])].append(group)
+    return by_low, wilds
+
+
+_PER_SUIT = len(RANKS)
+_SUIT_AT = {suit: at for at, suit in enumerate(SUITS)}
+
+
+def _bit(card: Card) -> int:
+    """A natural's place in a group's mask: its suit's block of 13, then its rank."""
+    return _SUIT_AT[card.suit] * _PER_SUIT + card.rank - 1
+
+
+def _low(mask: int) -> int:
+    return (mask & -mask).bit_length() - 1
+
+
+@cache
+def _suit_groups(at: int, ranks: int) -> tuple[Group, ...]:
+    """The runs of suit `SUITS[at]` when it holds `ranks` (bit r: rank r + 1), as
+    masks over the ranks (shifted into place by `_groups`)."""
+    cards = [Card(rank, SUITS[at]) for rank in RANKS if ranks >> (rank - 1) & 1]
+    return _found(cards, {card.code: card.rank - 1 for card in cards})
+
+
+@cache
+def _rank_groups(rank: int, suits: int) -> tuple[Group, ...]:
+    """The sets of `RANKS[rank]` when the suits in `suits` hold it, as masks over
+    `_bit`."""
+    cards = [Card(RANKS[rank], suit) for at, suit in enumerate(SUITS) if suits >> at & 1]
+    return _found(cards, {card.code: _bit(card) for card in cards})
+
+
+def _found(cards: list[Card], bit: dict[str, int]) -> tuple[Group, ...]:
+    return tuple(
+        (mask, mask.bit_count(), lacking, kind in (PURE, SEQUENCE))
+        for mask, lacking, kind in candidates(cards, bit, _MOST_LACKING)
+    )
 
 
 class _Enough(Exception):
@@ -84,22 +136,26 @@ class _Enough(Exception):
 
 
 def _most_kept(
-    by_low: list[list[tuple[int, int, int, bool]]],
-    count: int,
+    by_low: list[list[Group]],
     wilds: int,
     enough: int | None = None,
 ) -> int:
     """The most naturals disjoint groups keep with the life (see the module): a
     branch and bound, the larger groups tried first, that stops a branch once
-    even keeping every natural left could not beat the best found. Given
+    even keeping every natural left that some group holds, or as many as the
+    places left allow, could not beat the best found (checked against every
+    choice of groups in tests/bots/test_indian_shape.py). Given
     `enough`, only whether that many can be kept is asked: a branch is cut
     unless it could reach `enough`, and the first that does ends the search
     (the answer is then `enough`, else less)."""
-    full = (1 << count) - 1
-    # Asked for `enough`, a choice keeping fewer is as good as none: bound from there.
-    best = 0 if enough is None else enough - 1
+    # Only a natural some group holds can be kept: the others are left out at once.
+    held_by_any = 0
     for starting in by_low:
         starting.sort(key=lambda group: (-group[1], group[2]))
+        for group in starting:
+            held_by_any |= group[0]
+    # Asked for `enough`, a choice keeping fewer is as good as none: bound from there.
+    best = 0 if enough is None else enough - 1
 
     def search(used: int, kept: int, places: int, others_lack: int, seqs: int, pure: bool) -> None:
         # places: the 13's places the groups fill, cards and gaps; others_lack: the
@@ -107,22 +163,30 @@ def _most_kept(
         # wilds need places of their own).
         nonlocal best
         # The life still missing is built from drawn cards: a run of three for each
-        # sequence it lacks (the pure one among them).
-        missing = (0 if pure else 1) + max(0, 2 - seqs - (0 if pure else 1))
-        spare = max(0, wilds - others_lack)
-        if kept > best and places + _RUN * missing + spare <= HAND:
+        # sequence it lacks (the pure one among them; it counts among `seqs`).
+        missing = 2 - seqs if pure else (1 if seqs else 2)
+        spare = wilds - others_lack if wilds > others_lack else 0
+        taken = places + spare
+        if kept > best and taken + _RUN * missing <= HAND:
             best = kept
             if enough is not None and best >= enough:
                 raise _Enough
-        free = full & ~used
-        if not free or kept + free.bit_count() <= best:
+        free = held_by_any & ~used
+        if not free:
+            return
+        # A bound: each natural kept from here takes a place of its own, and a
+        # group's gaps take places that the spare wilds would otherwise take, so
+        # places and spare wilds together grow by at least the naturals kept.
+        room = HAND - taken
+        left = free.bit_count()
+        if kept + (left if left < room else room) <= best:
             return
         low = (free & -free).bit_length() - 1
         for mask, size, lacking, is_sequence in by_low[low]:
             if mask & used or places + size + lacking > HAND:
                 continue
             after, held, filled = used | mask, kept + size, places + size + lacking
-            more = min(2, seqs + 1) if is_sequence else seqs
+            more = (2 if seqs else 1) if is_sequence else seqs
             if is_sequence and not pure:
                 # This run as the pure sequence: its gaps are drawn, never wild.
                 search(after, held, filled, others_lack, more, True)
