@@ -10,7 +10,7 @@ from random import Random
 
 import pytest
 
-from service.bots.search.indian_shape import HAND, _bit, _groups, deficiency
+from service.bots.search.indian_shape import HAND, _bit, _groups, deficiency, lowering_draws
 from service.domain.cards import FULL_DECK, JOKER, RANKS, SUITS, Card, Rank
 from service.domain.indian.candidates import MIN_GROUP, PURE, SEQUENCE, candidates
 
@@ -132,3 +132,16 @@ def test_the_near_hands_reach_declarations_and_the_sets_without_a_life() -> None
         for held, _ in near
         for rank in RANKS
     )
+
+
+@pytest.mark.parametrize(
+    "hands", [_random_hands("outs", 40), _near_hands("outs", 60)], ids=["any", "near"]
+)
+def test_the_draws_that_lower_the_deficiency_are_those_the_whole_search_finds(hands) -> None:
+    # Each card tried the slow way: the whole search of the hand with it drawn.
+    every = [*FULL_DECK, JOKER]
+    for held, wild in hands:
+        rest = held[:13]
+        lacking = deficiency(rest, wild)
+        slow = {card.code for card in every if deficiency([*rest, card], wild) < lacking}
+        assert lowering_draws(rest, every, wild, lacking) == slow, (rest, wild)

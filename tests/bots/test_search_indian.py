@@ -219,7 +219,7 @@ def _random_hands(seed: str, count: int) -> list[tuple[list[Card], Rank]]:
 
 
 def test_asking_whether_a_hand_lacks_fewer_cards_agrees_with_counting_them() -> None:
-    # The stopped search (`deficiency_below`, what the outs ask) answers as the
+    # The stopped search (`deficiency_below`, what a wild out asks) answers as the
     # whole one does, at every limit around the hand's own deficiency.
     for hand, wild in _random_hands("below", 300):
         lacking = deficiency(hand, wild)

@@ -30,13 +30,13 @@ def outs(rest: Sequence[Card], unseen: Counter[Card], scorer: Scorer) -> int:
         return sum(unseen.values())
     naturals = [card for card in rest if not scorer.is_wild(card)]
     ranks = {card.rank for card in naturals}
-    total = 0
-    for card, copies in unseen.items():
-        if not (scorer.is_wild(card) or card.rank in ranks or _near(card, naturals)):
-            continue
-        if scorer.shape_below([*rest, card], base):
-            total += copies
-    return total
+    tried = [
+        card
+        for card in unseen
+        if scorer.is_wild(card) or card.rank in ranks or _near(card, naturals)
+    ]
+    lowering = scorer.lowering(rest, tried)
+    return sum(copies for card, copies in unseen.items() if card.code in lowering)
 
 
 def linked(rest: Sequence[Card], unseen: Counter[Card], scorer: Scorer) -> int:

@@ -21,7 +21,7 @@ card nobody can draw.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from contextlib import suppress
 from functools import cache
 
@@ -43,9 +43,9 @@ def deficiency(held: Sequence[Card], wild: Rank) -> int:
 def deficiency_below(held: Sequence[Card], wild: Rank, limit: int) -> bool:
     """Whether `deficiency(held, wild) < limit`, decided by the same search stopped
     at the first choice of groups that keeps enough naturals, and pruned from the
-    start by what it needs: an out (`indian_outs`) asks only this, and the first
-    way to reach it ends the search. Checked against `deficiency` in
-    tests/bots/test_search_indian.py."""
+    start by what it needs: whether a wild is an out (`lowering_draws`) asks only
+    this, and the first way to reach it ends the search. Checked against
+    `deficiency` in tests/bots/test_search_indian.py."""
     if limit <= 0:
         return False
     by_low, wilds = _groups(held, wild)
@@ -56,42 +56,72 @@ def deficiency_below(held: Sequence[Card], wild: Rank, limit: int) -> bool:
     return _most_kept(by_low, min(wilds, HAND), enough=goal) >= goal
 
 
+def lowering_draws(
+    rest: Sequence[Card], cards: Iterable[Card], wild: Rank, lacking: int
+) -> set[str]:
+    """The codes of those of `cards` whose draw brings `rest` (13 cards, `lacking`
+    = its `deficiency`) nearer its declaration, `deficiency([*rest, card], wild) <
+    lacking`: the outs (`indian_outs`).
+
+    Every wild does the same, so one is tried (`deficiency_below`). A natural
+    not yet held can only do it from inside a group: any choice of groups
+    without it is one of `rest`'s own, which keep no more naturals than
+    `lacking` says. So each natural's search starts from the groups holding it,
+    and never tries the choices without it, where a card that is no out would
+    spend most of its time proving so. Checked against `deficiency` card by card
+    in tests/bots/test_indian_shape.py."""
+    if lacking <= 0:
+        return set()
+    found: set[str] = set()
+    wilds: list[Card] = []
+    draws: dict[str, Card] = {}
+    held = {card.code for card in rest}
+    for card in cards:
+        if card.is_joker or card.rank is wild:
+            wilds.append(card)
+        elif card.code not in held:  # a natural held twice counts once
+            draws[card.code] = card
+    if wilds and deficiency_below([*rest, wilds[0]], wild, lacking):
+        found.update(card.code for card in wilds)
+    for card in draws.values():
+        by_low, count = _groups([*rest, card], wild)
+        goal = HAND - count - lacking + 1
+        # Only a choice with the card in a group can keep more than `rest`'s own.
+        if goal <= 0 or _most_kept(by_low, min(count, HAND), goal, 1 << _bit(card)) >= goal:
+            found.add(card.code)
+    return found
+
+
 Group = tuple[int, int, int, bool]
 """A candidate group: its naturals as a mask over `_bit`, how many, the cards it
 lacks, and whether it is a sequence."""
 
 
-def _groups(held: Sequence[Card], wild: Rank) -> tuple[list[list[Group]], int]:
+def _groups(held: Sequence[Card], wild: Rank) -> tuple[list[tuple[Group, ...]], int]:
     """The candidate groups of `held`'s naturals (a copy counted once) by their
-    lowest natural, and how many wilds it holds.
+    lowest natural (`_bit`), the larger first, and how many wilds it holds.
 
     A group is a run within one suit or a set within one rank, so the engine's
-    `candidates` is asked per suit and per rank, and each answer is kept
+    `candidates` is asked per suit and per rank, and each answer is kept, filed
     (`_suit_groups`, `_rank_groups`): a search meets the same suits again and
     again, hand after hand, while one draw changes one suit and one rank.
     Checked against `candidates` over the whole hand in
-    tests/bots/test_search_indian.py."""
+    tests/bots/test_indian_shape.py."""
     ranks_of = [0] * len(SUITS)
+    suits_of = [0] * _PER_SUIT
     wilds = 0
     for card in held:
         if card.is_joker or card.rank is wild:
             wilds += 1
         else:
-            ranks_of[_SUIT_AT[card.suit]] |= 1 << (card.rank - 1)
-    by_low: list[list[Group]] = [[] for _ in range(len(SUITS) * _PER_SUIT)]
-    for at, ranks in enumerate(ranks_of):
-        shift = at * _PER_SUIT
-        for mask, size, lacking, is_sequence in _suit_groups(at, ranks):
-            moved = mask << shift
-            by_low[_low(moved)].append((moved, size, lacking, is_sequence))
-    for rank in range(_PER_SUIT):
-        suits = 0
-        for at, ranks in enumerate(ranks_of):
-            if ranks >> rank & 1:
-                suits |= 1 << at
+            at, rank = _SUIT_AT[card.suit], card.rank - 1
+            ranks_of[at] |= 1 << rank
+            suits_of[rank] |= 1 << at
+    by_low = [filed for at, ranks in enumerate(ranks_of) for filed in _suit_groups(at, ranks)]
+    for rank, suits in enumerate(suits_of):
         if suits.bit_count() >= MIN_GROUP - _MOST_LACKING:
-            for group in _rank_groups(rank, suits):
-                by_low[_low(group[0])].append(group)
+            for low, groups in _rank_groups(rank, suits):
+                by_low[low] += groups
     return by_low, wilds
 
 
@@ -104,31 +134,38 @@ def _bit(card: Card) -> int:
     return _SUIT_AT[card.suit] * _PER_SUIT + card.rank - 1
 
 
-def _low(mask: int) -> int:
-    return (mask & -mask).bit_length() - 1
-
-
 @cache
-def _suit_groups(at: int, ranks: int) -> tuple[Group, ...]:
-    """The runs of suit `SUITS[at]` when it holds `ranks` (bit r: rank r + 1), as
-    masks over the ranks (shifted into place by `_groups`)."""
+def _suit_groups(at: int, ranks: int) -> tuple[tuple[Group, ...], ...]:
+    """The runs of suit `SUITS[at]` when it holds `ranks` (bit r: rank r + 1), filed
+    by their lowest natural within the suit's block of `_bit`."""
     cards = [Card(rank, SUITS[at]) for rank in RANKS if ranks >> (rank - 1) & 1]
-    return _found(cards, {card.code: card.rank - 1 for card in cards})
+    filed = _filed(cards)
+    return tuple(filed.get(at * _PER_SUIT + rank, ()) for rank in range(_PER_SUIT))
 
 
 @cache
-def _rank_groups(rank: int, suits: int) -> tuple[Group, ...]:
-    """The sets of `RANKS[rank]` when the suits in `suits` hold it, as masks over
-    `_bit`."""
+def _rank_groups(rank: int, suits: int) -> tuple[tuple[int, tuple[Group, ...]], ...]:
+    """The sets of `RANKS[rank]` when the suits in `suits` hold it, filed by their
+    lowest natural's `_bit`."""
     cards = [Card(RANKS[rank], suit) for at, suit in enumerate(SUITS) if suits >> at & 1]
-    return _found(cards, {card.code: _bit(card) for card in cards})
+    return tuple(_filed(cards).items())
 
 
-def _found(cards: list[Card], bit: dict[str, int]) -> tuple[Group, ...]:
-    return tuple(
-        (mask, mask.bit_count(), lacking, kind in (PURE, SEQUENCE))
-        for mask, lacking, kind in candidates(cards, bit, _MOST_LACKING)
-    )
+def _filed(cards: list[Card]) -> dict[int, tuple[Group, ...]]:
+    """The engine's candidate groups of `cards`, by their lowest natural's `_bit`,
+    the larger first (and of those, the one lacking less): the search tries them
+    in this order, and the sooner it finds a large choice the more it cuts."""
+    bit = {card.code: _bit(card) for card in cards}
+    filed: dict[int, list[Group]] = {}
+    for mask, lacking, kind in candidates(cards, bit, _MOST_LACKING):
+        low = (mask & -mask).bit_length() - 1
+        filed.setdefault(low, []).append(
+            (mask, mask.bit_count(), lacking, kind in (PURE, SEQUENCE))
+        )
+    return {
+        low: tuple(sorted(groups, key=lambda group: (-group[1], group[2])))
+        for low, groups in filed.items()
+    }
 
 
 class _Enough(Exception):
@@ -136,28 +173,37 @@ class _Enough(Exception):
 
 
 def _most_kept(
-    by_low: list[list[Group]],
+    by_low: list[tuple[Group, ...]],
     wilds: int,
     enough: int | None = None,
+    holding: int = 0,
 ) -> int:
     """The most naturals disjoint groups keep with the life (see the module): a
     branch and bound, the larger groups tried first, that stops a branch once
     even keeping every natural left that some group holds, or as many as the
     places left allow, could not beat the best found (checked against every
-    choice of groups in tests/bots/test_indian_shape.py). Given
-    `enough`, only whether that many can be kept is asked: a branch is cut
-    unless it could reach `enough`, and the first that does ends the search
-    (the answer is then `enough`, else less)."""
+    choice of groups in tests/bots/test_indian_shape.py). Given `enough`, only
+    whether that many can be kept is asked: a branch is cut unless it could
+    reach `enough`, and the first that does ends the search (the answer is then
+    `enough`, else less). Given `holding` (one natural's bit), only the choices
+    with that natural in a group are tried."""
     # Only a natural some group holds can be kept: the others are left out at once.
     held_by_any = 0
     for starting in by_low:
-        starting.sort(key=lambda group: (-group[1], group[2]))
         for group in starting:
             held_by_any |= group[0]
     # Asked for `enough`, a choice keeping fewer is as good as none: bound from there.
     best = 0 if enough is None else enough - 1
 
-    def search(used: int, kept: int, places: int, others_lack: int, seqs: int, pure: bool) -> None:
+    def search(
+        used: int,
+        kept: int,
+        places: int,
+        others_lack: int,
+        seqs: int,
+        pure: bool,
+        only: Sequence[Group] = (),
+    ) -> None:
         # places: the 13's places the groups fill, cards and gaps; others_lack: the
         # gaps of the groups but the pure sequence (a wild may fill those; spare
         # wilds need places of their own).
@@ -181,8 +227,9 @@ def _most_kept(
         left = free.bit_count()
         if kept + (left if left < room else room) <= best:
             return
-        low = (free & -free).bit_length() - 1
-        for mask, size, lacking, is_sequence in by_low[low]:
+        # The first choice may be given (`holding`'s groups): nothing is left out then.
+        low = -1 if only else (free & -free).bit_length() - 1
+        for mask, size, lacking, is_sequence in only or by_low[low]:
             if mask & used or places + size + lacking > HAND:
                 continue
             after, held, filled = used | mask, kept + size, places + size + lacking
@@ -191,9 +238,13 @@ def _most_kept(
                 # This run as the pure sequence: its gaps are drawn, never wild.
                 search(after, held, filled, others_lack, more, True)
             search(after, held, filled, others_lack + lacking, more, pure)
-        # Or leave the lowest natural out.
-        search(used | (1 << low), kept, places, others_lack, seqs, pure)
+        if low >= 0:
+            # Or leave the lowest natural out.
+            search(used | (1 << low), kept, places, others_lack, seqs, pure)
 
+    holders = [group for starting in by_low for group in starting if group[0] & holding]
+    if holding and not holders:
+        return best
     with suppress(_Enough):  # the search found `enough`: `best` says so
-        search(0, 0, 0, 0, 0, False)
+        search(0, 0, 0, 0, 0, False, holders)
     return best

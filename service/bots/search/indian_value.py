@@ -16,9 +16,9 @@ card it would take.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
-from service.bots.search.indian_shape import deficiency, deficiency_below
+from service.bots.search.indian_shape import deficiency, lowering_draws
 from service.domain.cards import Card, Rank
 from service.domain.indian.groupings import best_declaration, best_grouping
 
@@ -79,14 +79,10 @@ class Scorer:
             self._shapes[key] = found
         return found
 
-    def shape_below(self, held: Sequence[Card], limit: int) -> bool:
-        """Whether `shape(held) < limit`: from `shape`'s cache if it knows, else the
-        search stopped as soon as it can tell (`indian_shape.deficiency_below`)."""
-        key = _key(held)
-        found = self._shapes.get(key)
-        if found is not None:
-            return found < limit
-        return deficiency_below(held, self.wild, limit)
+    def lowering(self, rest: Sequence[Card], cards: Iterable[Card]) -> set[str]:
+        """The codes of those of `cards` whose draw lowers `shape(rest)`
+        (`indian_shape.lowering_draws`)."""
+        return lowering_draws(rest, cards, self.wild, self.shape(rest))
 
     def score13(self, held: Sequence[Card]) -> float:
         """The score of `held` (13 cards) as it stands, in the same units."""
