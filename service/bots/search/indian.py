@@ -40,6 +40,7 @@ from service.bots.indian import play_indian, taken_card
 from service.bots.search.budget import STRONG, Budget
 from service.bots.search.indian_drop import should_drop
 from service.bots.search.indian_outs import linked, outs
+from service.bots.search.indian_shape import HAND
 from service.bots.search.indian_value import WIN, Scorer, feeds
 from service.bots.search.unknown import Deal, Unknown
 from service.bots.view import BotView
@@ -114,8 +115,9 @@ class _Search:
         if indian_options(bot.rules).format is not Format.POINTS:
             # Where counts outlive the deal, a hand that loses should count little:
             # `linked` keeps group makers over low cards, and measured no better
-            # than `basic` in pool 101 (50.0% of 96 games; 56.6% without).
-            self.shape = replace(self.shape, linked=False)
+            # than `basic` in pool 101 (50.0% of 96 games; 56.6% without). The
+            # outs near a declaration were measured in points only.
+            self.shape = replace(self.shape, linked=False, outs_within=-1)
         self.guard = budget.guard()
 
     def _out_of_time(self, done: int) -> bool:
@@ -170,6 +172,14 @@ class _Search:
         )
         ranked.insert(0, finish)
         width = self.shape.candidates
+        if least <= self.shape.outs_within and len(ranked) > 1:
+            # Of the first `width`, those whose hand has the most outs (`indian_outs`).
+            counted = {
+                card: outs(_without(hand, card), self.unseen, self.scorer)
+                for card in ranked[:width]
+            }
+            most = max(counted.values())
+            return [card for card in ranked[:width] if counted[card] == most]
         if self.shape.linked and len(ranked) > 1:
             # Of the first `width`, those most cards would complete a group for.
             linking = {
@@ -178,14 +188,6 @@ class _Search:
             }
             most = max(linking.values())
             return [card for card in ranked[:width] if linking[card] == most]
-        if self.shape.outs and len(ranked) > 1:
-            # Of the first `width`, those whose hand has the most outs (`indian_outs`).
-            counted = {
-                card: outs(_without(hand, card), self.unseen, self.scorer)
-                for card in ranked[:width]
-            }
-            most = max(counted.values())
-            return [card for card in ranked[:width] if counted[card] == most]
         return ranked[:width]
 
 
@@ -205,15 +207,19 @@ class Shape:
 
     candidates: int
     horizon: int
-    outs: bool = False
-    """Keep only the discards whose hand has the most outs (`indian_outs`)."""
+    outs_within: int = -1
+    """Keep only the discards whose hand has the most outs (`indian_outs`) when the
+    least deficiency is this or less (`HAND`: always; -1: never)."""
     linked: bool = False
     """Keep only the discards whose hand the most unseen cards would complete a group
     of three for (`indian_outs.linked`, cheap)."""
 
 
-STRONG_SHAPE = Shape(candidates=4, horizon=1, linked=True)
-EXPERT_SHAPE = Shape(candidates=5, horizon=1, outs=True)
+STRONG_SHAPE = Shape(candidates=4, horizon=1, linked=True, outs_within=2)
+"""`strong` counts the outs only near a declaration, where the race is decided
+and its hands are quick to search (`indian_shape.lowering_draws`); further off
+the cheap `linked` stands in."""
+EXPERT_SHAPE = Shape(candidates=5, horizon=1, outs_within=HAND)
 
 
 def shape_of(budget: Budget) -> Shape:

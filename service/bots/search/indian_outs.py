@@ -4,7 +4,8 @@ its declaration (`indian_shape.deficiency` falls), counted with their copies.
 A deal at two seats is a race of stock draws, and a hand's chance to step
 forward on its next draw is its outs over the unseen cards. `expert` keeps, of
 the discards that leave the least deficiency, the one whose hand has the most
-outs (docs/bots.md). Only a card that could share a group with the hand's
+outs, and `strong` does so once that deficiency is 2 or less (docs/bots.md).
+Only a card that could share a group with the hand's
 naturals (its rank, or its suit within two ranks) or a wild can lower the
 deficiency, so only those are tried; the pool is the seat's unseen cards
 (`unknown.Unknown`), so nothing here reads more than the view.
