@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from contextlib import suppress
-from functools import cache
+from functools import cache, lru_cache
 
 from service.domain.cards import RANKS, SUITS, Card, Rank
 from service.domain.indian.candidates import MIN_GROUP, PURE, SEQUENCE, candidates
@@ -99,7 +99,8 @@ lacks, and whether it is a sequence."""
 
 def _groups(held: Sequence[Card], wild: Rank) -> tuple[list[tuple[Group, ...]], int]:
     """The candidate groups of `held`'s naturals (a copy counted once) by their
-    lowest natural (`_bit`), the larger first, and how many wilds it holds.
+    lowest natural (`_bit`), runs before sets and the larger first among each,
+    and how many wilds it holds.
 
     A group is a run within one suit or a set within one rank, so the engine's
     `candidates` is asked per suit and per rank, and each answer is kept, filed
@@ -134,10 +135,12 @@ def _bit(card: Card) -> int:
     return _SUIT_AT[card.suit] * _PER_SUIT + card.rank - 1
 
 
-@cache
+@lru_cache(maxsize=1 << 14)
 def _suit_groups(at: int, ranks: int) -> tuple[tuple[Group, ...], ...]:
     """The runs of suit `SUITS[at]` when it holds `ranks` (bit r: rank r + 1), filed
-    by their lowest natural within the suit's block of `_bit`."""
+    by their lowest natural within the suit's block of `_bit`. Kept for the 16,384
+    holdings met most lately, about 15 MB at most (0.9 KB each, measured): a hand
+    holds six of a suit or fewer nearly always, some 16,000 holdings in all."""
     cards = [Card(rank, SUITS[at]) for rank in RANKS if ranks >> (rank - 1) & 1]
     filed = _filed(cards)
     return tuple(filed.get(at * _PER_SUIT + rank, ()) for rank in range(_PER_SUIT))
@@ -146,7 +149,7 @@ def _suit_groups(at: int, ranks: int) -> tuple[tuple[Group, ...], ...]:
 @cache
 def _rank_groups(rank: int, suits: int) -> tuple[tuple[int, tuple[Group, ...]], ...]:
     """The sets of `RANKS[rank]` when the suits in `suits` hold it, filed by their
-    lowest natural's `_bit`."""
+    lowest natural's `_bit` (13 ranks times 16 holdings: all kept)."""
     cards = [Card(RANKS[rank], suit) for at, suit in enumerate(SUITS) if suits >> at & 1]
     return tuple(_filed(cards).items())
 
