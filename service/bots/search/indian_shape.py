@@ -40,11 +40,12 @@ def deficiency(held: Sequence[Card], wild: Rank) -> int:
     return max(0, HAND - wilds - kept)
 
 
-def deficiency_below(held: Sequence[Card], wild: Rank, limit: int) -> bool:
+def deficiency_below(held: Sequence[Card], wild: Rank, limit: int, holding: int = 0) -> bool:
     """Whether `deficiency(held, wild) < limit`, decided by the same search stopped
     at the first choice of groups that keeps enough naturals, and pruned from the
-    start by what it needs: whether a wild is an out (`lowering_draws`) asks only
-    this, and the first way to reach it ends the search. Checked against
+    start by what it needs: an out (`lowering_draws`) asks only this, and the
+    first way to reach it ends the search. Given `holding` (a natural's `_bit`),
+    only the choices with that natural in a group are tried. Checked against
     `deficiency` in tests/bots/test_search_indian.py."""
     if limit <= 0:
         return False
@@ -53,7 +54,7 @@ def deficiency_below(held: Sequence[Card], wild: Rank, limit: int) -> bool:
     goal = HAND - wilds - limit + 1
     if goal <= 0:
         return True
-    return _most_kept(by_low, min(wilds, HAND), enough=goal) >= goal
+    return _most_kept(by_low, min(wilds, HAND), enough=goal, holding=holding) >= goal
 
 
 def lowering_draws(
@@ -83,12 +84,12 @@ def lowering_draws(
             draws[card.code] = card
     if wilds and deficiency_below([*rest, wilds[0]], wild, lacking):
         found.update(card.code for card in wilds)
-    for card in draws.values():
-        by_low, count = _groups([*rest, card], wild)
-        goal = HAND - count - lacking + 1
-        # Only a choice with the card in a group can keep more than `rest`'s own.
-        if goal <= 0 or _most_kept(by_low, min(count, HAND), goal, 1 << _bit(card)) >= goal:
-            found.add(card.code)
+    # Only a choice with the card in a group can keep more than `rest`'s own.
+    found.update(
+        code
+        for code, card in draws.items()
+        if deficiency_below([*rest, card], wild, lacking, holding=1 << _bit(card))
+    )
     return found
 
 
@@ -245,9 +246,11 @@ def _most_kept(
             # Or leave the lowest natural out.
             search(used | (1 << low), kept, places, others_lack, seqs, pure)
 
-    holders = [group for starting in by_low for group in starting if group[0] & holding]
-    if holding and not holders:
-        return best
+    holders: list[Group] = []
+    if holding:
+        holders = [group for starting in by_low for group in starting if group[0] & holding]
+        if not holders:
+            return best
     with suppress(_Enough):  # the search found `enough`: `best` says so
         search(0, 0, 0, 0, 0, False, holders)
     return best
