@@ -15,7 +15,7 @@ from random import Random
 from service.bots.strategies import Strategy, request_of
 from service.domain import melds
 from service.domain.actions import Action
-from service.domain.cards import FULL_DECK, Card
+from service.domain.cards import FULL_DECK, JOKER, RANKS, Card, Rank
 from service.domain.decks import SeededDecks
 from service.domain.melds import TableMeld
 from service.domain.play import play
@@ -131,3 +131,10 @@ def finish_turn(
         play(board, seat, request, decks)
         assert len(taken) < 60, "a turn ends"
     return taken
+
+
+def random_indian_hands(seed: str, count: int) -> list[tuple[list[Card], Rank]]:
+    """Hands of 13 or 14 from two packs and their jokers, each with a wild rank."""
+    rng = Random(seed)
+    deck = [*FULL_DECK, *FULL_DECK, JOKER, JOKER]
+    return [(rng.sample(deck, rng.choice((13, 14))), rng.choice(RANKS)) for _ in range(count)]

@@ -10,20 +10,17 @@ from random import Random
 
 import pytest
 
-from service.bots.search.indian_shape import HAND, _bit, _groups, deficiency, lowering_draws
+from service.bots.search.indian_shape import (
+    _MOST_LACKING,
+    HAND,
+    _bit,
+    _groups,
+    deficiency,
+    lowering_draws,
+)
 from service.domain.cards import FULL_DECK, JOKER, RANKS, SUITS, Card, Rank
 from service.domain.indian.candidates import MIN_GROUP, PURE, SEQUENCE, candidates
-
-_LACKING = 1
-"""The most cards a candidate group may lack (`indian_shape._MOST_LACKING`)."""
-
-
-def _random_hands(seed: str, count: int) -> Iterator[tuple[list[Card], Rank]]:
-    """Hands of 13 or 14 from two packs and their jokers, each with a wild rank."""
-    rng = Random(seed)
-    deck = [*FULL_DECK, *FULL_DECK, JOKER, JOKER]
-    for _ in range(count):
-        yield rng.sample(deck, rng.choice((13, 14))), rng.choice(RANKS)
+from tests.bots.tables import random_indian_hands
 
 
 def _near_hands(seed: str, count: int) -> Iterator[tuple[list[Card], Rank]]:
@@ -69,7 +66,7 @@ def _every_group_choice_kept(held: list[Card], wild: Rank) -> int:
     naturals, wilds = _naturals(held, wild)
     wilds = min(wilds, HAND)
     bit = {card.code: at for at, card in enumerate(naturals)}
-    groups = candidates(naturals, bit, _LACKING)
+    groups = candidates(naturals, bit, _MOST_LACKING)
     best = 0
 
     def walk(start: int, used: int, kept: int, places: int, others: int, seqs: int, pure: bool):
@@ -93,11 +90,11 @@ def _every_group_choice_kept(held: list[Card], wild: Rank) -> int:
     return best
 
 
-@pytest.mark.parametrize("hands", [_random_hands("groups", 300), _near_hands("groups", 300)])
+@pytest.mark.parametrize("hands", [random_indian_hands("groups", 300), _near_hands("groups", 300)])
 def test_the_groups_asked_per_suit_and_rank_are_the_engine_s_groups_of_the_hand(hands) -> None:
     for held, wild in hands:
         naturals, wilds = _naturals(held, wild)
-        whole = candidates(naturals, {card.code: _bit(card) for card in naturals}, _LACKING)
+        whole = candidates(naturals, {card.code: _bit(card) for card in naturals}, _MOST_LACKING)
         expected = sorted(
             (mask, mask.bit_count(), lacking, kind in (PURE, SEQUENCE))
             for mask, lacking, kind in whole
@@ -111,7 +108,7 @@ def test_the_groups_asked_per_suit_and_rank_are_the_engine_s_groups_of_the_hand(
 
 
 @pytest.mark.parametrize(
-    "hands", [_random_hands("kept", 120), _near_hands("kept", 120)], ids=["any", "near"]
+    "hands", [random_indian_hands("kept", 120), _near_hands("kept", 120)], ids=["any", "near"]
 )
 def test_the_bounded_search_keeps_as_many_naturals_as_every_choice_of_groups(hands) -> None:
     for held, wild in hands:
@@ -135,7 +132,7 @@ def test_the_near_hands_reach_declarations_and_the_sets_without_a_life() -> None
 
 
 @pytest.mark.parametrize(
-    "hands", [_random_hands("outs", 40), _near_hands("outs", 60)], ids=["any", "near"]
+    "hands", [random_indian_hands("outs", 40), _near_hands("outs", 60)], ids=["any", "near"]
 )
 def test_the_draws_that_lower_the_deficiency_are_those_the_whole_search_finds(hands) -> None:
     # Each card tried the slow way: the whole search of the hand with it drawn.

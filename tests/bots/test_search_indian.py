@@ -20,7 +20,7 @@ from service.bots.view import BotView
 from service.domain.actions import Declare, Discard, Draw, Drop
 from service.domain.cards import FULL_DECK, JOKER, Card, Rank
 from service.domain.state import Source
-from tests.bots.tables import card, cards, view_for
+from tests.bots.tables import card, cards, random_indian_hands, view_for
 from tests.domain.indian_tables import indian_game
 
 # Eights are wild (the indicator 8C). Seat 0 holds a pure run of hearts, one of
@@ -210,18 +210,10 @@ def test_an_open_ended_run_has_more_outs_than_one_with_a_gap() -> None:
     assert outs(open_ended, Counter(cards("9D")), scorer) == 0
 
 
-def _random_hands(seed: str, count: int) -> list[tuple[list[Card], Rank]]:
-    """Hands of 13 or 14 from two packs and their jokers, each with a wild rank."""
-    rng = Random(seed)
-    deck = [*FULL_DECK, *FULL_DECK, JOKER, JOKER]
-    wilds = [rank for rank in Rank if rank is not Rank.JOKER]
-    return [(rng.sample(deck, rng.choice((13, 14))), rng.choice(wilds)) for _ in range(count)]
-
-
 def test_asking_whether_a_hand_lacks_fewer_cards_agrees_with_counting_them() -> None:
     # The stopped search (`deficiency_below`, what a wild out asks) answers as the
     # whole one does, at every limit around the hand's own deficiency.
-    for hand, wild in _random_hands("below", 300):
+    for hand, wild in random_indian_hands("below", 300):
         lacking = deficiency(hand, wild)
         for limit in range(lacking - 2, lacking + 3):
             assert deficiency_below(hand, wild, limit) == (lacking < limit), (hand, wild, limit)
@@ -229,7 +221,7 @@ def test_asking_whether_a_hand_lacks_fewer_cards_agrees_with_counting_them() -> 
 
 def test_the_outs_are_the_unseen_cards_that_lower_the_deficiency() -> None:
     # Counted the slow way: every unseen card tried with the whole search.
-    for hand, wild in _random_hands("outs", 40):
+    for hand, wild in random_indian_hands("outs", 40):
         rest = hand[:13]
         scorer = Scorer(wild, 80)
         unseen = Counter(card for card in FULL_DECK if card not in rest)
