@@ -8,7 +8,11 @@ the hand's deck from it and the joined players' client seeds, and deals that
 deck with the rules as the service does. What the public saw of the deal must
 follow: the dealer (for hand 1 of a game whose dealer was not named, the one
 hand 1's seed draws), the upcard, the stock's size and, where the variant has
-one, the wild card cut face up. The first thing that does not is named.
+one, the wild card cut face up. Then the hand is replayed with the rules on that
+deck (service/audit/public_replay.py): every card the public events show a seat
+play must be one the derived deal and its draws gave it, and each seat's cards
+at the hand's end the ones the replay leaves it. The first thing that does not
+fit is named, with the event it is in.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from typing import Any
 
 from service.audit.hand_seeds import check_digest
 from service.audit.mismatch import Mismatch, error_text
+from service.audit.public_replay import PublicReferee
 from service.domain import events as domain
 from service.domain import shuffle
 from service.domain.cards import Card, card_codes
@@ -44,27 +49,36 @@ class PublicVerdict:
     problem: str | None = None
     version: int | None = None
     """The version of the event at fault, if any."""
+    moves: int = 0
+    """The players' moves replayed on the derived decks."""
 
     def report(self) -> str:
         if self.ok:
             numbers = [hand.hand_number for hand in self.hands]
             shown = f"hands {numbers[0]} to {numbers[-1]}" if numbers else "no hand yet"
-            return f"VERIFIED from public events: {shown} (seed chain, deck and deal)."
+            return (
+                f"VERIFIED from public events: {shown} (seed chain, deck, deal, and "
+                f"{self.moves} moves replayed on the derived decks)."
+            )
         return f"FAILED: event {self.version}: {self.problem}."
 
 
 def verify_public(events: Sequence[Mapping[str, Any]]) -> PublicVerdict:
     """Check every ended hand of a `hand_chain` game from its public event views."""
     checker = _Public()
-    for event in events:
+    for event in [*events, None]:
         try:
-            checker.take(event)
+            if event is None:
+                checker.replay()  # what follows the last hand ended, up to the next deal
+            else:
+                checker.take(event)
         except Mismatch as mismatch:
-            return PublicVerdict(False, checker.hands, mismatch.message, event.get("version"))
+            return checker.failed(mismatch.message, event)
         except (KeyError, TypeError, ValueError, RummyError) as error:
-            message = f"malformed {event.get('type')}: {error_text(error)}"
-            return PublicVerdict(False, checker.hands, message, event.get("version"))
-    return PublicVerdict(True, checker.hands)
+            at = checker.replaying or event
+            message = f"malformed {None if at is None else at.get('type')}: {error_text(error)}"
+            return checker.failed(message, event)
+    return PublicVerdict(True, checker.hands, moves=checker.referee.tally.moves)
 
 
 @dataclass
@@ -75,17 +89,61 @@ class _Public:
     named_dealer: bool = False
     deals: dict[int, Mapping[str, Any]] = field(default_factory=dict)
     hands: list[HandChecked] = field(default_factory=list)
+    referee: PublicReferee = field(default_factory=lambda: PublicReferee(None, ()))
+    unplayed: list[Mapping[str, Any]] = field(default_factory=list)
+    """The events not replayed yet: those of the hand in play, whose seed is secret."""
+    replaying: Mapping[str, Any] | None = None
+    """The event being replayed, if any: a finding during the replay is its."""
+
+    def failed(self, problem: str, event: Mapping[str, Any] | None) -> PublicVerdict:
+        """The verdict on a finding about `event`, or about the event being replayed."""
+        at = self.replaying or event
+        version = None if at is None else at.get("version")
+        return PublicVerdict(False, self.hands, problem, version, self.referee.tally.moves)
 
     def take(self, event: Mapping[str, Any]) -> None:
         kind = event["type"]
         if kind == "game_created":
             self._created(event)
-        elif self.rules is None:
+            self.referee.take_public(event, ())
+            return
+        if self.rules is None:
             raise Mismatch("the events must start with game_created")
-        elif kind == "hand_dealt":
+        self.unplayed.append(event)
+        if kind == "hand_dealt":
             self.deals[event["hand_number"]] = event
         elif kind == "hand_ended":
             self._ended(event)
+
+    def replay(self) -> None:
+        """Replay the events not replayed yet, up to the deal of a hand whose seed is
+        still secret: on the derived decks, every card they show must fit."""
+        while self.unplayed:
+            event = self.unplayed[0]
+            if event["type"] == "hand_dealt" and event["hand_number"] not in self.referee.seeds:
+                return
+            self.replaying = event
+            try:
+                self.referee.take_public(event, self.unplayed[1:])
+            except Mismatch as mismatch:
+                raise Mismatch(self._where(event, mismatch.message)) from None
+            self.unplayed.pop(0)
+        self.replaying = None
+
+    def _where(self, event: Mapping[str, Any], message: str) -> str:
+        """A replay's finding, said as what the hand's derived deck contradicts."""
+        table = self.referee.table
+        number = event.get("hand_number") or (0 if table is None else table.hand_number)
+        said = f"{event['type']}: {message}"
+        if number:
+            said = (
+                f"{event['type']} does not fit the deck that hand {number}'s seed and the "
+                f"deal's client_seeds give: {message}"
+            )
+        held = self.referee.holding(event.get("seat"))
+        if held is not None and event["type"] not in ("hand_dealt", "hand_ended"):
+            said += f" (seat {event['seat']} holds {held} there)"
+        return said
 
     def _created(self, event: Mapping[str, Any]) -> None:
         if event.get("seed_scheme") != SeedScheme.HAND_CHAIN:
@@ -120,6 +178,9 @@ class _Public:
                 f"chain's next link"
             )
         deck = self._deal_checked(number, seed)
+        self.referee.seeds[number] = seed
+        self.referee.clients[number] = list(self.deals[number]["client_seeds"])
+        self.replay()
         self.hands.append(HandChecked(number, seed, card_codes(deck)))
 
     def _deal_checked(self, number: int, seed: str) -> list[Card]:

@@ -1,8 +1,9 @@
 """A `hand_chain` game of every variant checks hand by hand from its public events
 alone (the events page as the public reads it), while the game is played: each
-`hand_ended` reveals a seed that hashes back to the commitment, and the deck it
-gives is the one the admin's page shows was dealt (docs/fairness.md "A seed per
-hand")."""
+`hand_ended` reveals a seed that hashes back to the commitment, the deck it
+gives is the one the admin's page shows was dealt, and the hand replays on it
+(docs/fairness.md "A seed per hand"). A deck other than the one dealt, or a card
+shown that the seat could not hold, is named by its event."""
 
 from __future__ import annotations
 
@@ -20,8 +21,11 @@ from service.audit.public import verify_public
 from service.bootstrap import open_games
 from service.bots.strategies import play_random_move, request_of
 from service.config import Settings, Store
+from service.domain import shuffle
+from service.domain.cards import card_codes
+from service.domain.events import HandDealt
 from service.domain.rules import RuleSet
-from service.domain.state import Status
+from service.domain.state import Status, Table
 from service.game.application import RummyApplication
 from service.game.commands import NewGame, NewSeat
 from service.projections.chain_heads import ChainHeads
@@ -63,10 +67,28 @@ def admin_decks(games: RummyApplication, game_id: UUID) -> dict[int, list[str]]:
     }
 
 
+def unheld(seen: list[dict[str, Any]], seat: int, version: int, pack: list[str]) -> str:
+    """A card of the pack that `seat` cannot hold at event `version`, from the seat's own
+    events page (`seen`): not one dealt to it, drawn by it or taken back by a swap in
+    the hand so far."""
+    held: set[str] = set()
+    for event in seen:
+        if event["version"] >= version:
+            break
+        if event["type"] == "hand_dealt":
+            held = set(event["my_cards"] or ())
+        elif event["type"] == "card_drawn" and event.get("seat") == seat:
+            held.update(event.get("cards") or [event["card"]])
+        elif event["type"] == "wild_swapped" and event.get("seat") == seat:
+            held.add(event["wild"])
+    return next(card for card in pack if card not in held and card != "JK")
+
+
 @pytest.mark.parametrize("name", list(RULES))
 def test_every_hand_checks_from_public_events_as_it_ends(name: str) -> None:
     games = open_games(Settings(store=Store.MEMORY))
     rules = RuleSet.from_dict(RULES[name], players=2)
+    pack = card_codes(rules.pack)
     created = games.create_game(
         NewGame(
             seats=[NewSeat("Ann", client_seed=f"ann-{name}"), NewSeat("Robo", bot="basic")],
@@ -75,6 +97,7 @@ def test_every_hand_checks_from_public_events_as_it_ends(name: str) -> None:
     )
     game_id = created.game_id
     rng = Random(name)
+    forged = 0
     checked_while_playing = 0
     ended = 0
     for _ in range(4000):
@@ -89,6 +112,8 @@ def test_every_hand_checks_from_public_events_as_it_ends(name: str) -> None:
             # The decks recomputed from public events are the ones dealt.
             dealt = admin_decks(games, game_id)
             assert all(hand.deck == dealt[hand.hand_number] for hand in verdict.hands)
+            assert verdict.moves >= ended, "every hand ends by a move, replayed"
+            forged += _a_discard_not_held_is_named(games, game_id, public, ended, pack)
             if state.table.status is Status.PLAYING:
                 checked_while_playing += 1
             if ended >= HANDS:
@@ -102,17 +127,43 @@ def test_every_hand_checks_from_public_events_as_it_ends(name: str) -> None:
     assert ended >= 1, "a hand ended"
     finished = games.state(game_id).table.status is not Status.PLAYING
     assert checked_while_playing >= 1 or (finished and ended == 1), "checked before the end"
+    # A hand may end before any discard (a first drop in Indian): most do not.
+    assert forged >= 1 or name.startswith("indian"), "a discard was forged"
+
+
+def _a_discard_not_held_is_named(
+    games: RummyApplication, game_id: UUID, public: list[dict[str, Any]], hand: int, pack: list[str]
+) -> int:
+    """Alter hand `hand`'s first discard to a card its seat cannot hold: the check must
+    name that event. 1 if the hand had a discard, else 0."""
+    start = next(e["version"] for e in public if e.get("hand_number") == hand)
+    discard = next(
+        (e for e in public if e["version"] > start and e["type"] == "card_discarded"), None
+    )
+    if discard is None or discard["version"] > _ended(public, hand)["version"]:
+        return 0
+    seat = discard["seat"]
+    card = unheld(page(games, game_id, Viewer(seat=seat)), seat, discard["version"], pack)
+    events = copy.deepcopy(public)
+    next(e for e in events if e["version"] == discard["version"])["card"] = card
+    verdict = verify_public(events)
+    assert not verdict.ok
+    assert verdict.version == discard["version"], verdict.report()
+    assert f"seat {seat}'s discard of {card} breaks the rules" in (verdict.problem or "")
+    return 1
 
 
 TWO_HANDS_SEED = "b5" * 32
 
 
 @pytest.fixture(scope="module")
-def two_hands() -> list[dict[str, Any]]:
-    """The public events of a classic game after two hands, on a fixed seed: the
-    public sees only what a deal shows (its upcard, stock and dealer), so a forged
-    client seed goes unseen about once in a hundred random seeds, when its deal
-    happens to show the same; with this seed it does not."""
+def two_hands_game() -> tuple[RummyApplication, UUID]:
+    """A classic game after two hands, on a fixed seed: a forged client seed whose
+    deal shows what the real one showed (its upcard, stock and dealer) comes about
+    once in a hundred random seeds; with this seed the one that
+    test_a_changed_client_seed_gives_a_deal_other_than_the_one_shown forges does not,
+    and test_a_forged_client_seed_whose_deal_shows_the_same_is_named searches for
+    one that does."""
     games = open_games(Settings(store=Store.MEMORY))
     rules = RuleSet.from_dict({"deals": 5, "exhausted": "score"}, players=2)
     created = games.create_game(
@@ -127,7 +178,13 @@ def two_hands() -> list[dict[str, Any]]:
         seat = state.table.hand.to_act()
         move = play_random_move(game_view(state, Viewer(seat=seat)), rng)
         games.play(created.game_id, seat, list(request_of(move)))
-    public = page(games, created.game_id, PUBLIC)
+    return games, created.game_id
+
+
+@pytest.fixture(scope="module")
+def two_hands(two_hands_game: tuple[RummyApplication, UUID]) -> list[dict[str, Any]]:
+    """The public events of `two_hands_game`."""
+    public = page(*two_hands_game, PUBLIC)
     assert verify_public(public).ok
     return public
 
@@ -189,3 +246,66 @@ def test_a_changed_client_seed_gives_a_deal_other_than_the_one_shown(
     assert "is not the one committed to" in (verdict.problem or "") or "dealer" in (
         verdict.problem or ""
     )
+
+
+def _deal_shown(seed: str, clients: list[str], rules: RuleSet) -> tuple[dict[str, Any], Any]:
+    """What hand 1's deal from `seed` and `clients` shows the public (its dealer,
+    upcard and stock size), and the seats' hands it deals, dealt by the domain's
+    engine as the service deals."""
+    seats = len(clients)
+    dealer = shuffle.first_dealer(seed, clients, seats)
+    deck = shuffle.deck_order(seed, clients, 1, rules.pack)
+    table = Table(rules=rules, seat_count=seats, seated=[True] * seats)
+    table.engine.apply_deal(table, HandDealt(hand_number=1, dealer=dealer, deck=tuple(deck)))
+    hand = table.hand
+    assert hand is not None
+    shown = {"dealer": dealer, "upcard": hand.discard[0].code, "stock_count": len(hand.stock)}
+    return shown, [sorted(card_codes(cards)) for cards in hand.hands]
+
+
+def test_a_forged_client_seed_whose_deal_shows_the_same_is_named(
+    two_hands: list[dict[str, Any]],
+) -> None:
+    """A client seed searched for (as a server could) so that its deck deals the same
+    dealer, upcard and stock size as the deal shown, but other hands: the public
+    deal check cannot tell it, the replay names the first card that does not fit."""
+    events = copy.deepcopy(two_hands)
+    dealt = next(e for e in events if e["type"] == "hand_dealt")
+    seed = _ended(events, 1)["hand_seed"]
+    rules = RuleSet.from_dict(events[0]["rules"])
+    real, real_hands = _deal_shown(seed, dealt["client_seeds"], rules)
+    assert real == {key: dealt[key] for key in real}
+    for attempt in range(20_000):
+        clients = [f"forged-{attempt}", *dealt["client_seeds"][1:]]
+        shown, hands = _deal_shown(seed, clients, rules)
+        if shown == real:
+            break
+    else:
+        pytest.fail("no forged client seed deals the same upcard and dealer")
+    assert hands != real_hands, "the forged deck deals other hands"
+    dealt["client_seeds"] = clients
+    verdict = verify_public(events)
+    assert not verdict.ok
+    assert "is not the one committed to" not in (verdict.problem or "")
+    assert verdict.version is not None
+    assert dealt["version"] < verdict.version <= _ended(events, 1)["version"]
+    assert "does not fit the deck that hand 1's seed and the deal's client_seeds give" in (
+        verdict.problem or ""
+    )
+
+
+def test_a_meld_of_a_card_the_seat_could_not_hold_is_named(
+    two_hands_game: tuple[RummyApplication, UUID], two_hands: list[dict[str, Any]]
+) -> None:
+    events = copy.deepcopy(two_hands)
+    meld = next(e for e in events if e["type"] == "meld_laid")
+    assert meld["version"] < _ended(events, 2)["version"], "a meld in an ended hand"
+    seat = meld["seat"]
+    pack = card_codes(RuleSet.from_dict(events[0]["rules"]).pack)
+    card = unheld(page(*two_hands_game, Viewer(seat=seat)), seat, meld["version"], pack)
+    meld["cards"][0] = card
+    verdict = verify_public(events)
+    assert not verdict.ok
+    assert verdict.version == meld["version"], verdict.report()
+    assert f"seat {seat}'s meld" in (verdict.problem or "")
+    assert card in (verdict.problem or "")
