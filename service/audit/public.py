@@ -17,8 +17,10 @@ fit is named, with the event it is in.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import Any
 
 from service.audit.hand_seeds import check_digest
@@ -90,7 +92,7 @@ class _Public:
     deals: dict[int, Mapping[str, Any]] = field(default_factory=dict)
     hands: list[HandChecked] = field(default_factory=list)
     referee: PublicReferee = field(default_factory=lambda: PublicReferee(None, ()))
-    unplayed: list[Mapping[str, Any]] = field(default_factory=list)
+    unplayed: deque[Mapping[str, Any]] = field(default_factory=deque)
     """The events not replayed yet: those of the hand in play, whose seed is secret."""
     replaying: Mapping[str, Any] | None = None
     """The event being replayed, if any: a finding during the replay is its."""
@@ -124,10 +126,11 @@ class _Public:
                 return
             self.replaying = event
             try:
-                self.referee.take_public(event, self.unplayed[1:])
+                # Read lazily: only a knock looks ahead, and a long hand's events are many.
+                self.referee.take_public(event, islice(self.unplayed, 1, None))
             except Mismatch as mismatch:
                 raise Mismatch(self._where(event, mismatch.message)) from None
-            self.unplayed.pop(0)
+            self.unplayed.popleft()
         self.replaying = None
 
     def _where(self, event: Mapping[str, Any], message: str) -> str:

@@ -15,7 +15,7 @@ fails at the first card it does not fit.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -84,7 +84,7 @@ class PublicReferee(Referee):
     def has_seed(self, hand_number: int) -> bool:
         return hand_number in self.seeds
 
-    def take_public(self, event: Mapping[str, Any], later: Sequence[Mapping[str, Any]]) -> None:
+    def take_public(self, event: Mapping[str, Any], later: Iterable[Mapping[str, Any]]) -> None:
         """Replay one public event view; `later` are the views after it in the same hand
         (a knock's card is shown only by the hand's end). Raises `Mismatch`."""
         kind = event["type"]
@@ -177,7 +177,7 @@ def _created_as_logged(view: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def _knock_card(later: Sequence[Mapping[str, Any]]) -> str | None:
+def _knock_card(later: Iterable[Mapping[str, Any]]) -> str | None:
     """The knock card the hand's end shows (none for gin's big gin)."""
     for event in later:
         if event["type"] == "hand_ended":
