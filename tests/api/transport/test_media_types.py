@@ -9,7 +9,6 @@ import json
 import re
 from collections.abc import Iterator
 from typing import Any
-from uuid import uuid4
 
 import pytest
 from litestar import Litestar
@@ -19,6 +18,9 @@ from tests.api.client import ADMIN_TOKEN, make_app
 
 NEW_GAME = {"players": [{"name": "Ann"}, {"name": "Bob"}]}
 BODY = json.dumps(NEW_GAME).encode()
+NO_GAME = "00000000-0000-4000-8000-000000000000"
+"""The id in every path: fixed, since it is in the tests' ids, which must be the same
+at every collection (pytest-xdist's workers each collect; `--lf` reruns by id)."""
 
 
 def _body_routes(app: Litestar) -> list[tuple[str, str]]:
@@ -31,7 +33,7 @@ def _body_routes(app: Litestar) -> list[tuple[str, str]]:
                 continue
             path = re.sub(
                 r"\{(\w+):(\w+)\}",
-                lambda m: str(uuid4()) if m.group(2) == "uuid" else "whk_nothing",
+                lambda m: NO_GAME if m.group(2) == "uuid" else "whk_nothing",
                 route.path,
             )
             found += [(method, path) for method in sorted(handler.http_methods)]
