@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from pathlib import Path
 
 import pytest
@@ -88,23 +88,43 @@ def _launches_chromium(item: pytest.Item) -> bool:
     return function is not None and not BROWSER_NAMES.isdisjoint(function.__code__.co_names)
 
 
-_suites_of: dict[str, list[str]] = {}
-"""The slow suites of each collected test, by node id (its marks, not its keywords,
-which hold its name's words too)."""
 _suite_seconds: defaultdict[str, float] = defaultdict(float)
 
 
+ON_POSTGRES = pytest.mark.xdist_group("postgres")
+"""Every test that needs PostgreSQL (marked `postgres`) runs on one pytest-xdist worker,
+one at a time as without xdist: the feed reads below the oldest write still in flight
+on the whole server (service/store/feed_order.py), so another worker's writes, even
+in a database of its own, hold back what a test reads (docs/testing.md)."""
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the xdist_group marks
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         for suite in SUITES:
             if suite.holds(item.nodeid) or (suite.marker == "browser" and _launches_chromium(item)):
                 item.add_marker(suite.marker)
-        marks = {mark.name for mark in item.iter_markers()}
-        _suites_of[item.nodeid] = [marker for marker in by_marker() if marker in marks]
+        if item.get_closest_marker("postgres"):
+            item.add_marker(ON_POSTGRES)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item,
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    """Each report names its test's slow suites (its marks, not its keywords, which
+    hold its name's words too): under pytest-xdist the reports reach the controller,
+    which sums the durations, but its items do not (the workers collect)."""
+    report = yield
+    marks = {mark.name for mark in item.iter_markers()}
+    report.slow_suites = [marker for marker in by_marker() if marker in marks]  # type: ignore[attr-defined]
+    return report
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
-    for marker in _suites_of.get(report.nodeid, ()):
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        return  # a worker: its controller counts (and decides the run's fate)
+    for marker in getattr(report, "slow_suites", ()):
         _suite_seconds[marker] += report.duration
 
 

@@ -2,8 +2,11 @@
 
 The server is the one named by POSTGRES_HOST / _PORT / _USER / _PASSWORD
 (default 127.0.0.1:5432, user postgres), database RUMMY_TEST_POSTGRES_DBNAME
-(default `test`, created if missing). If it cannot be reached the test is
-skipped, unless RUMMY_REQUIRE_POSTGRES is set (CI sets it): then it fails.
+(default `test`, created if missing); under pytest-xdist each worker has a
+database of its own, that name and the worker's (`test_gw0`, `test_gw1`, ...):
+advisory locks and `NOTIFY` channels are per database, so one worker's
+replicas never wait for, or wake, another's. If it cannot be reached the test
+is skipped, unless RUMMY_REQUIRE_POSTGRES is set (CI sets it): then it fails.
 
 The benches take their stores here too (`new_schema`, which raises
 `Unreachable` instead of skipping): one way to make and drop a schema.
@@ -29,6 +32,14 @@ def required() -> bool:
     return os.environ.get("RUMMY_REQUIRE_POSTGRES", "") not in ("", "0")
 
 
+def worker_database() -> str:
+    """The database of the tests: RUMMY_TEST_POSTGRES_DBNAME (`test`), one per
+    pytest-xdist worker (`test_gw0`, ...)."""
+    name = os.environ.get("RUMMY_TEST_POSTGRES_DBNAME", "test")
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    return f"{name}_{worker}" if worker else name
+
+
 def server_settings() -> Settings:
     """The local test server, without a schema (each run makes its own)."""
     env = {name: value for name, value in os.environ.items() if name.startswith("POSTGRES_")}
@@ -36,7 +47,7 @@ def server_settings() -> Settings:
     return replace(
         base,
         store=Store.POSTGRES,
-        postgres_dbname=os.environ.get("RUMMY_TEST_POSTGRES_DBNAME", "test"),
+        postgres_dbname=worker_database(),
         postgres_schema="",
     )
 

@@ -26,6 +26,9 @@ from tests.clients.conftest import new_game_body
 from tests.clients.tools import OPENAPI_PATH, run
 from tests.contract.test_openapi_drift import committed, operations
 
+pytestmark = pytest.mark.xdist_group("python-client")
+"""On one pytest-xdist worker: the client is generated once (`client_dir`), for all of them."""
+
 PACKAGE = "rummy_client"
 MAX_REQUESTS = 2000
 """A bound on the game's actions: a game that never ends fails, never hangs."""

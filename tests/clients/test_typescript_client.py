@@ -22,6 +22,9 @@ import pytest
 from tests.clients.conftest import new_game_body
 from tests.clients.tools import HERE, NODE_MODULES, OPENAPI_PATH, ROOT, npm_tool, run
 
+pytestmark = pytest.mark.xdist_group("typescript-client")
+"""On one pytest-xdist worker: the client is generated and compiled once (`program`), for both."""
+
 
 def generator_complaints(printed: str) -> list[str]:
     """Every line openapi-typescript printed but its banner and its result line."""

@@ -97,6 +97,7 @@ def test_entry_command_serves_and_stops_on_sigterm(started: Replica, tmp_path: P
     assert _healthcheck(started) != 0
 
 
+@pytest.mark.postgres
 def test_entry_command_on_postgres_by_environment(tmp_path: Path) -> None:
     with fresh_schema("rummy_image") as settings:
         command, env = _image_command(tmp_path, **service_environment(settings))

@@ -40,7 +40,8 @@ from tests.offered import offered_actions
 from tests.rates import NO_RATE_LIMITS_ENV
 from tests.servers import Replica, clean_environment, free_port
 
-pytestmark = pytest.mark.image
+pytestmark = [pytest.mark.image, pytest.mark.xdist_group("image")]
+"""In one pytest-xdist group: the module builds the image once, for all its tests."""
 
 SCRIPT = ROOT / "scripts" / "image"
 BUILD_SECONDS = 900

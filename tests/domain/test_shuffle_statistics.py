@@ -30,6 +30,9 @@ import pytest
 from service.domain.cards import FULL_DECK
 from service.domain.shuffle import deck_order, stream_words
 
+pytestmark = pytest.mark.xdist_group("shuffle-sample")
+"""On one pytest-xdist worker: the 200,000 decks are shuffled once (`sample`), for all of them."""
+
 SEED = "stats-2026"
 CLIENT_SEEDS = ("", "")
 DECKS = 200_000

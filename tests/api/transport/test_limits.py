@@ -54,9 +54,15 @@ def _refused_alike(response: httpx.Response, rate: str) -> None:
     assert 1 <= seconds <= max(item.get_expiry() for item in limits.parse_many(rate))
 
 
+SHARES_REDIS = pytest.mark.xdist_group("redis-db-15")
+"""On one pytest-xdist worker, one after the other: each clears the rate-limit keys
+of `REDIS` that the other counts on."""
+
+
 @pytest.fixture
 def redis_url() -> Iterator[str]:
-    """The test Redis, this test's rate-limit keys cleared before and after."""
+    """The test Redis, this test's rate-limit keys cleared before and after (a test
+    that takes it is marked `SHARES_REDIS`)."""
     try:
         socket.create_connection(("127.0.0.1", 6379), timeout=1).close()
     except OSError:
@@ -101,6 +107,7 @@ def test_seats_joined_from_one_address_are_refused_beyond_the_rate() -> None:
     _refused_alike(answers[2], rate)
 
 
+@SHARES_REDIS
 def test_two_app_instances_on_one_redis_share_the_count(redis_url: str) -> None:
     rate = "4/minute"
     one, two = (
@@ -210,6 +217,7 @@ def test_wrong_admin_tokens_from_one_address_are_refused_beyond_the_default_rate
     assert all("failed admin-token attempts from testclient" in line for line in logged)
 
 
+@SHARES_REDIS
 def test_two_app_instances_on_one_redis_share_the_admin_failures(redis_url: str) -> None:
     rate = "2/minute"
     one, two = (_app(admin_failure_rate=rate, redis_url=redis_url) for _ in range(2))
