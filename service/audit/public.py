@@ -30,6 +30,7 @@ from service.domain import events as domain
 from service.domain import shuffle
 from service.domain.cards import Card, card_codes
 from service.domain.errors import RummyError
+from service.domain.fairness import DealMode
 from service.domain.hand_chain import SeedScheme, chain_commitment, is_hand_seed, previous_link
 from service.domain.rules import RuleSet
 from service.domain.state import Table
@@ -89,6 +90,8 @@ class _Public:
     commitment: str = ""
     digest: str = ""
     named_dealer: bool = False
+    explicit: bool = False
+    """Whether the game's `deal` is `explicit`: its creator may have given deck orders."""
     deals: dict[int, Mapping[str, Any]] = field(default_factory=dict)
     hands: list[HandChecked] = field(default_factory=list)
     referee: PublicReferee = field(default_factory=lambda: PublicReferee(None, ()))
@@ -133,6 +136,17 @@ class _Public:
             self.unplayed.popleft()
         self.replaying = None
 
+    def _given_decks(self) -> str:
+        """Why a deck may differ in an `explicit` game, for its findings: said, not
+        excused, as the public cannot tell which hands were given."""
+        if not self.explicit:
+            return ""
+        return (
+            " (this game's deal is explicit: if its creator gave deck orders, a hand dealt "
+            "from one is not the one its seed gives, and no public event shows that order, "
+            "so such a hand cannot be checked from public events)"
+        )
+
     def _where(self, event: Mapping[str, Any], message: str) -> str:
         """A replay's finding, said as what the hand's derived deck contradicts."""
         table = self.referee.table
@@ -146,7 +160,7 @@ class _Public:
         held = self.referee.holding(event.get("seat"))
         if held is not None and event["type"] not in ("hand_dealt", "hand_ended"):
             said += f" (seat {event['seat']} holds {held} there)"
-        return said
+        return said + (self._given_decks() if number else "")
 
     def _created(self, event: Mapping[str, Any]) -> None:
         if event.get("seed_scheme") != SeedScheme.HAND_CHAIN:
@@ -159,6 +173,7 @@ class _Public:
         self.commitment = str(event["seed_commitment"]).lower()
         self.digest = event["rules_digest"]
         self.named_dealer = event.get("dealer") is not None
+        self.explicit = event.get("deal") == DealMode.EXPLICIT
 
     def _ended(self, event: Mapping[str, Any]) -> None:
         number = event["hand_number"]
@@ -228,5 +243,6 @@ class _Public:
                 raise Mismatch(
                     f"hand {number}'s deal showed {name} {shown.get(name)!r}, but the deck its "
                     f"seed gives deals {value!r}: the deal is not the one committed to"
+                    f"{self._given_decks()}"
                 )
         return deck

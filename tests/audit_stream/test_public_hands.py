@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Sequence
 from random import Random
 from typing import Any
 from uuid import UUID
@@ -22,7 +23,7 @@ from service.bootstrap import open_games
 from service.bots.strategies import play_random_move, request_of
 from service.config import Settings, Store
 from service.domain import shuffle
-from service.domain.cards import card_codes
+from service.domain.cards import Card, card_codes
 from service.domain.events import HandDealt
 from service.domain.rules import RuleSet
 from service.domain.state import Status, Table
@@ -164,21 +165,8 @@ def two_hands_game() -> tuple[RummyApplication, UUID]:
     test_a_changed_client_seed_gives_a_deal_other_than_the_one_shown forges does not,
     and test_a_forged_client_seed_whose_deal_shows_the_same_is_named searches for
     one that does."""
-    games = open_games(Settings(store=Store.MEMORY))
     rules = RuleSet.from_dict({"deals": 5, "exhausted": "score"}, players=2)
-    created = games.create_game(
-        NewGame(
-            seats=[NewSeat("Ann"), NewSeat("Robo", bot="basic")], rules=rules, seed=TWO_HANDS_SEED
-        )
-    )
-    rng = Random("two")
-    while games.state(created.game_id).table.hands_played < 2:
-        state = games.state(created.game_id)
-        assert state.table.hand is not None
-        seat = state.table.hand.to_act()
-        move = play_random_move(game_view(state, Viewer(seat=seat)), rng)
-        games.play(created.game_id, seat, list(request_of(move)))
-    return games, created.game_id
+    return _played(rules, 2, Random("two"), seed=TWO_HANDS_SEED)
 
 
 @pytest.fixture(scope="module")
@@ -309,3 +297,53 @@ def test_a_meld_of_a_card_the_seat_could_not_hold_is_named(
     assert verdict.version == meld["version"], verdict.report()
     assert f"seat {seat}'s meld" in (verdict.problem or "")
     assert card in (verdict.problem or "")
+
+
+def test_a_hand_dealt_from_a_given_deck_is_said_to_be_uncheckable() -> None:
+    # A deck order given at creation deals hand 1 as given, not from its seed: the
+    # public check cannot see that order, and says why it fails rather than only
+    # calling the deal forged.
+    rules = RuleSet.from_dict({"deals": 2, "exhausted": "score"}, players=2)
+    given = list(reversed(rules.pack))
+    games, game_id = _played(rules, 1, Random("one hand"), decks=[given])
+    public = page(games, game_id, PUBLIC)
+    assert admin_decks(games, game_id)[1] == card_codes(given)
+    verdict = verify_public(public)
+    assert not verdict.ok
+    assert verdict.version == _ended(public, 1)["version"]
+    assert verdict.problem is not None
+    assert "deal is explicit" in verdict.problem
+
+
+def test_a_game_whose_deals_were_not_chosen_is_not_told_they_may_have_been() -> None:
+    games, game_id = _played(RuleSet.from_dict({"deals": 2}, players=2), 1, Random("one hand"))
+    public = page(games, game_id, PUBLIC)
+    assert verify_public(public).ok
+    dealt = next(e for e in public if e["type"] == "hand_dealt")
+    dealt["client_seeds"] = ["forged", *dealt["client_seeds"][1:]]
+    verdict = verify_public(public)
+    assert not verdict.ok
+    assert verdict.problem is not None
+    assert "explicit" not in verdict.problem
+
+
+def _played(
+    rules: RuleSet,
+    hands: int,
+    rng: Random,
+    *,
+    seed: str | None = None,
+    decks: Sequence[Sequence[Card]] = (),
+) -> tuple[RummyApplication, UUID]:
+    """A hand_chain game of Ann and a `basic` bot, played by random moves from `rng`
+    until `hands` hands have ended."""
+    games = open_games(Settings(store=Store.MEMORY))
+    seats = [NewSeat("Ann"), NewSeat("Robo", bot="basic")]
+    created = games.create_game(NewGame(seats=seats, rules=rules, seed=seed, decks=decks))
+    while games.state(created.game_id).table.hands_played < hands:
+        state = games.state(created.game_id)
+        assert state.table.hand is not None
+        seat = state.table.hand.to_act()
+        move = play_random_move(game_view(state, Viewer(seat=seat)), rng)
+        games.play(created.game_id, seat, list(request_of(move)))
+    return games, created.game_id
