@@ -15,7 +15,7 @@ from __future__ import annotations
 from service.bots.view import BotView
 from service.domain.cards import Card
 from service.domain.indian.groupings import best_grouping
-from service.domain.indian.judge import GroupKind
+from service.domain.indian.judge import GroupKind, is_wild
 from service.domain.indian.options import indian_options
 from service.domain.rule_values import Format
 from service.projections.views import GameView
@@ -38,7 +38,7 @@ def should_drop(view: GameView, bot: BotView) -> bool:
     if limit is not None and view.players[bot.seat].score + options.first_drop >= limit:
         return False
     hand = bot.hand
-    if any(card.is_joker or card.rank is wild for card in hand):
+    if any(is_wild(card, wild) for card in hand):
         return False
     kinds = best_grouping(hand, wild, options.full_count).shown.kinds
     if GroupKind.PURE_SEQUENCE in kinds:

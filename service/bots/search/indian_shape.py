@@ -27,6 +27,7 @@ from functools import cache, lru_cache
 
 from service.domain.cards import RANKS, SUITS, Card, Rank
 from service.domain.indian.candidates import MIN_GROUP, PURE, SEQUENCE, candidates
+from service.domain.indian.judge import is_wild
 
 HAND = 13
 _RUN = 3
@@ -78,7 +79,7 @@ def lowering_draws(
     draws: dict[str, Card] = {}
     held = {card.code for card in rest}
     for card in cards:
-        if card.is_joker or card.rank is wild:
+        if is_wild(card, wild):
             wilds.append(card)
         elif card.code not in held:  # a natural held twice counts once
             draws[card.code] = card
@@ -113,7 +114,7 @@ def _groups(held: Sequence[Card], wild: Rank) -> tuple[list[tuple[Group, ...]], 
     suits_of = [0] * _PER_SUIT
     wilds = 0
     for card in held:
-        if card.is_joker or card.rank is wild:
+        if is_wild(card, wild):
             wilds += 1
         else:
             at, rank = _SUIT_AT[card.suit], card.rank - 1

@@ -21,6 +21,7 @@ from collections.abc import Iterable, Sequence
 from service.bots.search.indian_shape import deficiency, lowering_draws
 from service.domain.cards import Card, Rank
 from service.domain.indian.groupings import best_declaration, best_grouping
+from service.domain.indian.judge import is_wild
 
 WIN = 60.0
 """A valid declaration's score below a count of 0: it ends the deal now."""
@@ -126,7 +127,7 @@ class Scorer:
         return points + LEFT_OVER * len(ungrouped) + (0.0 if has_life else NO_LIFE)
 
     def is_wild(self, card: Card) -> bool:
-        return card.is_joker or card.rank is self.wild
+        return is_wild(card, self.wild)
 
 
 def feeds(card: Card, hand: Sequence[Card], scorer: Scorer) -> bool:

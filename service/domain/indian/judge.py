@@ -62,7 +62,7 @@ def is_wild(card: Card, wild: Rank) -> bool:
 def card_points(card: Card, wild: Rank) -> int:
     """What a card left ungrouped counts: A K Q J 10 count 10, 2-9 their face, and
     every wild (a `JK` or a card of the wild rank) 0."""
-    if card.is_joker or card.rank is wild:
+    if is_wild(card, wild):
         return 0
     return min(int(card.rank), 10) if card.rank is not Rank.ACE else 10
 
