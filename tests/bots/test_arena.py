@@ -272,9 +272,17 @@ def test_a_signal_stops_the_command_with_its_figures_so_far(number: int, group: 
         *("--levels", "basic,basic", "--games", "4000", "--processes", "2"),
         *("--rules", json.dumps(QUICK), "--json"),
     ]
-    with subprocess.Popen(
-        argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
-    ) as arena:
+    # A terminal's foreground job takes Ctrl-C; a shell's background job ignores it, and
+    # a child inherits an ignored signal. So the command starts as from a terminal even
+    # when these tests run in the background (a handler, unlike SIG_IGN, ends at exec).
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        arena = subprocess.Popen(
+            argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
+        )
+    finally:
+        signal.signal(signal.SIGINT, before)
+    with arena:
         assert arena.stderr is not None
         first = arena.stderr.readline()
         assert "so far" in first, first
