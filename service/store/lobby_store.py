@@ -289,6 +289,11 @@ class _PostgresRows:
                     "created_at bigint NOT NULL)"
                 ).format(table)
             )
+            # The position row before the indexes: CREATE INDEX IF NOT EXISTS locks the
+            # table (SHARE) even when the index is there, and a running replica's
+            # projector updates the position row and then writes the table. Holding that
+            # lock while waiting on the row deadlocked two replicas (tests/scale).
+            self._position.create(cursor)
             cursor.execute(
                 SQL("CREATE INDEX IF NOT EXISTS {} ON {} (created_at, game_id)").format(
                     Identifier(f"{TABLE}_order"), table
@@ -304,7 +309,6 @@ class _PostgresRows:
                     Identifier(f"{TABLE}_seats"), table
                 )
             )
-            self._position.create(cursor)
 
     @reconnecting
     def position(self) -> int:
