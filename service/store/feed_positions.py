@@ -58,6 +58,11 @@ class PostgresPosition:
         ).format(position)
 
     def create(self, cursor: Any) -> None:
+        """Make the table and its row. Call it before `CREATE INDEX IF NOT EXISTS` on the
+        table the position follows: that takes the table's SHARE lock even when the
+        index is there, and a running replica's projector updates this row and then
+        writes that table. Holding the lock while waiting on the row deadlocked two
+        replicas opening the store (tests/scale)."""
         cursor.execute(self._create)
         cursor.execute(self._first)
 

@@ -289,10 +289,7 @@ class _PostgresRows:
                     "created_at bigint NOT NULL)"
                 ).format(table)
             )
-            # The position row before the indexes: CREATE INDEX IF NOT EXISTS locks the
-            # table (SHARE) even when the index is there, and a running replica's
-            # projector updates the position row and then writes the table. Holding that
-            # lock while waiting on the row deadlocked two replicas (tests/scale).
+            # Before the indexes: PostgresPosition.create says why.
             self._position.create(cursor)
             cursor.execute(
                 SQL("CREATE INDEX IF NOT EXISTS {} ON {} (created_at, game_id)").format(
