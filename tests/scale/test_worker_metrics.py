@@ -4,6 +4,7 @@ a scrape reaches (prometheus-client's multi-process mode, service/api/transport/
 from __future__ import annotations
 
 import os
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -16,6 +17,7 @@ from service.api.transport.metrics import MULTIPROCESS_DIR, Metrics
 from tests.audit_stream.clients import wait_for
 from tests.servers import rummy_serve
 
+STARTED = "Application startup complete."  # uvicorn's line, once per worker
 HEALTH = ("rummy_http_requests_total", (("method", "GET"), ("route", "/health"), ("status", "200")))
 
 
@@ -51,10 +53,14 @@ def test_two_workers_answer_the_same_totals(tmp_path: Path) -> None:
     }
     with rummy_serve(env) as server:
         (counts,) = temporary.glob("rummy-metrics-*")
+        # Ready means one worker answers; on a loaded machine the other may still be
+        # starting, and the first then takes every connection (a CI run sent 2,000).
+        wait_for(lambda: sum(STARTED in line for line in list(server.lines)) == 2, timeout=60)
         sent = 0
+        deadline = time.monotonic() + 60
         with ThreadPoolExecutor(8) as pool:
             # Until both workers have answered some: each request on a new connection.
-            while len(workers_that_served_health(counts)) < 2 and sent < 2000:
+            while len(workers_that_served_health(counts)) < 2 and time.monotonic() < deadline:
                 answers = list(pool.map(lambda _: health(server.url), range(40)))
                 assert all(status == 200 for status in answers)
                 sent += len(answers)
