@@ -14,7 +14,9 @@ seats (`sit`).
 from __future__ import annotations
 
 import json
+import os
 import re
+import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -217,9 +219,13 @@ def play_a_turn(player: Player) -> None:
         if player.page.get_by_role("button", name=re.compile("^Discard ")).count():
             player.click(re.compile("^Discard "))
             return None
-    player.page.screenshot(path="/tmp/fail.png", full_page=True)
+    # A file of its own: xdist workers and other runs may fail at the same time.
+    handle, shot = tempfile.mkstemp(prefix="rummy-no-discard-", suffix=".png")
+    os.close(handle)
+    player.page.screenshot(path=shot, full_page=True)
     raise AssertionError(
-        f"no card to discard in {player.hand()}: {player.move_buttons()}: {player.status()}"
+        f"no card to discard in {player.hand()}: {player.move_buttons()}: "
+        f"{player.status()} (the page: {shot})"
     )
 
 
