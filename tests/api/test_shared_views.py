@@ -90,10 +90,21 @@ def test_every_caller_gets_the_view_made_for_it_at_every_version(
                     f"/games/{game_id}/replay", params={"version": version}, headers=headers
                 )
                 assert replayed.json() == fresh(wiring, game_id, version, viewer), name
+    # The hands at the last version still in play: a game that ended within the
+    # moves above shows every seat an empty hand.
+    in_play = [
+        version
+        for version in versions
+        if client.get(f"/games/{game_id}/replay", params={"version": version}).json()["status"]
+        == "playing"
+    ]
     hands = {
-        seat: client.get(f"/games/{game_id}", headers=bearer(token)).json()["my_hand"]
+        seat: client.get(
+            f"/games/{game_id}/replay", params={"version": in_play[-1]}, headers=bearer(token)
+        ).json()["my_hand"]
         for seat, token in tokens.items()
     }
+    assert all(hands.values()), hands
     assert len({json.dumps(hand) for hand in hands.values()}) == len(hands), "each seat its own"
 
 
