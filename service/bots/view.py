@@ -50,6 +50,9 @@ class BotView:
     top)."""
     called: Card | None = None
     """500 Rum: the called card this seat must still meld or lay off this turn."""
+    known: tuple[tuple[Card, ...], ...] = ()
+    """Per seat in seat order, the cards the table saw it take and that it still
+    holds (the view's `players[].known_cards`: public)."""
 
     @classmethod
     def read(cls, view: GameView) -> BotView:
@@ -117,6 +120,7 @@ class BotView:
             else Rank.parse(view.wild.rank),
             pile=_pile(view),
             called=None if view.called_card is None else Card.parse(view.called_card),
+            known=tuple(_cards(player.known_cards or []) for player in view.players),
         )
 
     def actions(self) -> list[Action]:

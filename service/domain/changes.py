@@ -7,8 +7,10 @@ The checks happen before an event exists, in `turns` and `flow`.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import replace
 
+from service.domain.cards import Card
 from service.domain.events import (
     CardDiscarded,
     CardDrawn,
@@ -67,6 +69,8 @@ def apply(table: Table, event: Event) -> None:
             pile = hand.stock if source is Source.STOCK else hand.discard
             pile.pop()
             hand.hands[seat].append(card)
+            if source is Source.DISCARD:
+                remember(hand, seat, (card,))
             if hand.indian is not None:
                 hand.indian.drawn[seat] = True
             from_pile = card if source is Source.DISCARD else None
@@ -83,6 +87,7 @@ def apply(table: Table, event: Event) -> None:
             held = hand.hands[seat]
             for card in cards:
                 held.remove(card)
+            forget(hand, seat, cards)
             hand.melds.append(
                 TableMeld(
                     id=meld_id,
@@ -100,6 +105,7 @@ def apply(table: Table, event: Event) -> None:
         case CardLaidOff(seat=seat, meld_id=meld_id, card=card, end=end, as_=as_):
             hand = _hand(table)
             hand.hands[seat].remove(card)
+            forget(hand, seat, (card,))
             meld = hand.meld(meld_id)
             assert meld is not None, "a laid-off card names a meld on the table"
             extend(meld, card, end, seat, as_)
@@ -121,6 +127,8 @@ def apply(table: Table, event: Event) -> None:
             meld.cards[place] = card
             meld.as_[place] = card
             held.append(wild)
+            forget(hand, seat, (card,))
+            remember(hand, seat, (wild,))
             # A swap lays a card on the table: going out in a later turn is no rummy.
             hand.played_this_turn = True
         case Knocked(seat=seat, card=card):
@@ -128,6 +136,7 @@ def apply(table: Table, event: Event) -> None:
             if card is not None:  # Gin's big gin knocks with no card
                 hand.hands[seat].remove(card)
                 hand.out_of_play.append(card)
+                forget(hand, seat, (card,))
             hand.knocker = seat
             if hand.gin is not None:
                 hand.gin = replace(hand.gin, kind=event.kind, melds=event.melds or ())
@@ -137,6 +146,7 @@ def apply(table: Table, event: Event) -> None:
             hand = _hand(table)
             held = hand.hands[seat]
             held.remove(card)
+            forget(hand, seat, (card,))
             hand.discard.append(card)
             # A discard that empties the hand goes out on this very turn, so its
             # melds were not laid "in an earlier turn": it may still be a rummy.
@@ -152,6 +162,7 @@ def apply(table: Table, event: Event) -> None:
             hand = _hand(table)
             held = hand.hands[seat]
             held.remove(card)
+            forget(hand, seat, (card,))
             hand.out_of_play.append(card)
             indian = indian_of(hand)
             indian.shows.append(
@@ -170,6 +181,7 @@ def apply(table: Table, event: Event) -> None:
                 statuses[seat] = DealStatus.WRONG_SHOW
                 hand.out_of_play.extend(held)
                 held.clear()
+                hand.known.pop(seat, None)
                 _next_turn(table, hand, seat)
         case GroupsSubmitted(seat=seat, groups=groups, points=points):
             hand = _hand(table)
@@ -183,6 +195,7 @@ def apply(table: Table, event: Event) -> None:
             # Set aside face down: out of play, never shown.
             hand.out_of_play.extend(held)
             held.clear()
+            hand.known.pop(seat, None)
             indian = indian_of(hand)
             indian.deal_points[seat] = points
             indian.statuses[seat] = DealStatus.DROPPED
@@ -252,6 +265,7 @@ def _apply_player_left(table: Table, event: PlayerLeft) -> None:
         # Indian: scored as a drop; its hand set aside face down, never shown.
         hand.out_of_play.extend(hand.hands[seat])
         hand.hands[seat].clear()
+        hand.known.pop(seat, None)
         indian = indian_of(hand)
         indian.deal_points[seat] = event.points
         indian.statuses[seat] = DealStatus.DROPPED
@@ -293,8 +307,28 @@ def _apply_spread_draw(hand: HandState, event: CardDrawn) -> None:
     taken = event.cards if event.cards is not None else (event.card,)
     del hand.discard[-len(taken) :]
     hand.hands[event.seat].extend(taken)
+    remember(hand, event.seat, taken)
     hand.spread.called = event.card if event.count > 1 else None
     hand.phase = Phase.PLAY
+
+
+def remember(hand: HandState, seat: int, cards: Iterable[Card]) -> None:
+    """`seat` took `cards` into its hand face up: the table knows it holds them."""
+    hand.known.setdefault(seat, []).extend(cards)
+
+
+def forget(hand: HandState, seat: int, cards: Iterable[Card]) -> None:
+    """`seat` played `cards` from its hand face up. A known card of the same face
+    goes from what the table knows it holds: nobody can tell which copy of a card
+    of two packs was played, so a player at the table would take it for that one."""
+    known = hand.known.get(seat)
+    if not known:
+        return
+    for card in cards:
+        if card in known:
+            known.remove(card)
+    if not known:
+        del hand.known[seat]
 
 
 def _apply_upcard_passed(table: Table, hand: HandState, seat: int) -> None:

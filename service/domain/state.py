@@ -311,6 +311,11 @@ class HandState:
     """Melds laid this hand, for their ids."""
     out_of_play: list[Card] = field(default_factory=list)
     """Cards out of play for the rest of the hand (a knock card)."""
+    known: dict[int, list[Card]] = field(default_factory=dict)
+    """Per seat, the cards everyone saw it take into its hand and that it still holds
+    as far as the table can tell (`changes.remember`): taken face up from the
+    discard pile, or a wild taken back from a meld. Public, as a player at the table
+    would remember them."""
     knocker: int | None = None
     """Knock Rummy: the seat that knocked; the hand ends at once."""
     indian: IndianHand | None = None
@@ -362,6 +367,7 @@ class HandState:
         copied.melds = [meld.copy() for meld in self.melds]
         copied.played_before = list(self.played_before)
         copied.out_of_play = list(self.out_of_play)
+        copied.known = {seat: list(cards) for seat, cards in self.known.items()}
         if self.indian is not None:
             copied.indian = self.indian.copy()
         if self.spread is not None:

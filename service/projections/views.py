@@ -28,6 +28,7 @@ from service.domain.rule_values import Variant
 from service.domain.rules import RuleSet
 from service.domain.state import (
     DealStatus,
+    HandState,
     Phase,
     Source,
     Status,
@@ -142,6 +143,12 @@ class PlayerSummary(msgspec.Struct, kw_only=True, omit_defaults=True):
     melded_points: int | None = None
     """500 Rum: the values of the cards the seat has put down this hand (absent
     between hands and in the other variants)."""
+    known_cards: list[str] | None = None
+    """The cards the table saw the seat take into its hand this hand and that it
+    still holds as far as anyone can tell: taken face up from the discard pile, or a
+    wild taken back from a meld, and not played since (a card of the same face
+    played counts as that one). What a player at the table would remember; in the
+    order taken. Absent when none (and between hands)."""
 
 
 class LaidOffCard(msgspec.Struct, kw_only=True):
@@ -419,9 +426,15 @@ def _players(game: GameSnapshot, shown: Mapping[str, ShownPlayer]) -> list[Playe
                 if game.table.rules.time_bank_seconds
                 else None,
                 melded_points=None if melded is None else melded[seat],
+                known_cards=_known_cards(hand, seat),
             )
         )
     return summaries
+
+
+def _known_cards(hand: HandState | None, seat: int) -> list[str] | None:
+    known = None if hand is None else hand.known.get(seat)
+    return card_codes(known) if known else None
 
 
 def _meld(meld: Any) -> MeldView:

@@ -17,9 +17,12 @@ from service.domain import melds
 from service.domain.actions import Action
 from service.domain.cards import FULL_DECK, JOKER, RANKS, Card, Rank
 from service.domain.decks import SeededDecks
+from service.domain.errors import InvalidRules
 from service.domain.melds import TableMeld
 from service.domain.play import play
+from service.domain.rule_values import Variant
 from service.domain.rules import RuleSet
+from service.domain.setup import check_new_game
 from service.domain.state import HandState, Phase, Table
 from service.projections.views import GameView, Viewer, game_view
 from tests.projections.snapshots import Seat, Snapshot
@@ -101,6 +104,17 @@ def table(
         hand=hand,
         dealer=hand.dealer,
     )
+
+
+def default_rules(variant: Variant, players: int) -> RuleSet | None:
+    """The variant's default rules for `players` seats, or None where it is not
+    played by that many."""
+    rules = RuleSet.from_dict({"variant": variant.value}, players=players)
+    try:
+        check_new_game(rules, players)
+    except InvalidRules:
+        return None
+    return rules
 
 
 def snapshot(board: Table, bots: Sequence[str | None] = ()) -> Snapshot:

@@ -108,7 +108,11 @@ def test_the_public_sees_no_hand_no_legal_moves_and_nothing_hidden() -> None:
     for absent in ("my_seat", "my_hand", "legal", "hidden"):
         assert absent not in public
     face_up = {UPCARD, "5D", "6D", "7D", "8D"}
-    assert {code for code in strings(public) if code in CARD_CODES} == face_up
+    # And the 2C everyone saw Ann take from the pile: her one known card.
+    assert {code for code in strings(public) if code in CARD_CODES} == face_up | {"2C"}
+    assert [player["known_cards"] for player in public["players"] if "known_cards" in player] == [
+        ["2C"]
+    ]
 
 
 def test_a_player_sees_no_card_but_its_own_and_the_face_up_ones() -> None:
