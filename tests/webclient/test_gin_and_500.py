@@ -327,6 +327,13 @@ def test_a_500_rum_player_takes_from_deep_in_the_spread_pile_and_melds_the_calle
         expect(ann.page.locator('.player[data-seat="0"] .melded')).to_have_text(
             f"put down: {melded}"
         )
+        # Whoever watches sees the cards Ann took from the pile and still holds.
+        watcher = Player(pages.new_page(**PHONE), server_url)
+        watcher.page.goto(f"{server_url}/play?game={game_id}")
+        expect(watcher.page.locator('.player[data-seat="0"] .known')).to_have_text(
+            f"holds {label('KS')} {label('2C')}"
+        )
+        expect(ann.page.locator(".player .known")).to_have_count(0)  # not her own
 
         # The third turn ends the hand (`max_turns`): each seat's points put down,
         # less what is left in its hand, ace 15.

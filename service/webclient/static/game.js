@@ -801,6 +801,13 @@ class GamePage {
               : null,
             h("span", { class: "score" }, `${player.score} points`),
             view.status !== "waiting" ? h("span", { class: "count" }, `${player.hand_count} cards`) : null,
+            player.known_cards && view.my_seat !== player.seat
+              ? h(
+                  "span",
+                  { class: "tag known", title: "Cards everyone saw this player take face up, still in its hand." },
+                  `holds ${labels(player.known_cards)}`,
+                )
+              : null,
           );
         }),
       ),
