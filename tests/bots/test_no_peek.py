@@ -4,7 +4,8 @@ For positions a few moves into a hand of every variant, the hidden cards are
 dealt again in many ways consistent with the seat's view: the cards of the
 other hands (each keeping its size), the stock, the discard pile under its top
 (500 Rum's and Gin's views show the whole pile: public, kept) and the cards out
-of play face down (a knock card; Indian's indicator is face up, kept). The seat's view must be
+of play face down (a knock card; Indian's indicator is face up, kept); the cards
+the table saw a seat take stay in its hand (`players[].known_cards`). The seat's view must be
 the same byte for byte (so the re-deal is consistent), and with the same seed
 every level (`random`, `basic`, `strong`, `expert`) must choose the same move.
 A bot that read anything but its view would, sooner or later, move otherwise.
@@ -16,6 +17,7 @@ busy machine cannot cut a search short in one run and not in the other.
 
 from __future__ import annotations
 
+from collections import Counter
 from random import Random
 
 import msgspec
@@ -27,13 +29,11 @@ from service.bots.strategies import STRATEGIES, request_of
 from service.bots.view import BotView
 from service.domain.cards import Card
 from service.domain.decks import SeededDecks
-from service.domain.errors import InvalidRules
 from service.domain.play import play, start
 from service.domain.rule_values import Variant
 from service.domain.rules import RuleSet
-from service.domain.setup import check_new_game
 from service.domain.state import Status, Table
-from tests.bots.tables import view_for
+from tests.bots.tables import default_rules, view_for
 
 LEVELS = ("random", "basic", "strong", "expert")
 POSITIONS = 4
@@ -59,7 +59,7 @@ def test_every_level_is_tested():
 def test_no_level_moves_otherwise_when_the_hidden_cards_are_dealt_again(
     variant: Variant, players: int
 ):
-    rules = _rules(variant, players)
+    rules = default_rules(variant, players)
     if rules is None:
         pytest.skip(f"{variant} is not played by {players}")
     for number in range(POSITIONS):
@@ -86,7 +86,7 @@ def test_no_level_moves_otherwise_when_the_hidden_cards_are_dealt_again(
 def test_a_bot_that_peeks_is_caught():
     """The re-deals do reach what a peeking bot would read: one that plays by the
     stock's top card moves otherwise after some re-deal."""
-    rules = _rules(Variant.CLASSIC, 2)
+    rules = default_rules(Variant.CLASSIC, 2)
     assert rules is not None
     table = _position(rules, 2, "peeking")
     hand = table.hand
@@ -104,7 +104,7 @@ def test_a_bot_that_peeks_is_caught():
 
 @pytest.mark.parametrize("variant", list(Variant))
 def test_the_unseen_cards_and_their_samples_depend_on_the_view_alone(variant: Variant):
-    rules = _rules(variant, 2)
+    rules = default_rules(variant, 2)
     assert rules is not None
     for number in range(POSITIONS):
         seed = f"unknown/{variant}/{number}"
@@ -112,28 +112,28 @@ def test_the_unseen_cards_and_their_samples_depend_on_the_view_alone(variant: Va
         assert table.hand is not None
         seat = table.hand.to_act()
         view = view_for(table, seat)
-        unknown = Unknown.of(view, BotView.read(view))
-        # The pool is exactly the cards hidden from this seat, whatever their places.
-        assert sorted(unknown.pool, key=_key) == sorted(_hidden(table, seat), key=_key)
+        bot = BotView.read(view)
+        forgetting = Unknown.of(view, bot)
+        unknown = forgetting.remembering(bot)
+        # The pool is exactly the cards hidden from this seat, whatever their places;
+        # `strong`'s forgets which of them the table saw another seat take.
+        hidden = _hidden(table, seat)
+        assert sorted(unknown.pool, key=_key) == sorted(hidden, key=_key)
+        assert sorted(forgetting.pool, key=_key) == sorted(hidden + _known(table, seat), key=_key)
         samples = [unknown.sample(Random(draw)) for draw in range(3)]
         for redeal in range(REDEALS):
             other_view = view_for(_redealt(table, seat, Random(f"{seed}/{redeal}")), seat)
             again = Unknown.of(other_view, BotView.read(other_view))
+            assert again == forgetting
+            again = again.remembering(BotView.read(other_view))
             assert again == unknown
             assert [again.sample(Random(draw)) for draw in range(3)] == samples
         for deal in samples:
             assert {seat: len(cards) for seat, cards in deal.hands.items()} == (unknown.hand_counts)
+            for other, cards in deal.hands.items():
+                assert not Counter(table.hand.known.get(other, ())) - Counter(cards)
             assert len(deal.stock) == unknown.stock_count
             assert len(deal.buried) == unknown.buried_count
-
-
-def _rules(variant: Variant, players: int) -> RuleSet | None:
-    rules = RuleSet.from_dict({"variant": variant.value}, players=players)
-    try:
-        check_new_game(rules, players)
-    except InvalidRules:
-        return None
-    return rules
 
 
 def _position(rules: RuleSet, players: int, seed: str) -> Table:
@@ -172,30 +172,49 @@ def _hidden_places(table: Table, seat: int) -> list[list[Card]]:
     return places
 
 
-def _hidden(table: Table, seat: int) -> list[Card]:
+def _shown(table: Table, place: list[Card]) -> list[Card]:
+    """The cards of a hidden place that the view shows all the same: the top of
+    the discard pile, and the cards the table saw a seat take into its hand."""
     hand = table.hand
     assert hand is not None
+    if place is hand.discard:
+        return place[-1:]
+    for seat, held in enumerate(hand.hands):
+        if place is held:
+            return list(hand.known.get(seat, ()))
+    return []
+
+
+def _hidden(table: Table, seat: int) -> list[Card]:
     cards: list[Card] = []
     for place in _hidden_places(table, seat):
-        cards.extend(place[:-1] if place is hand.discard else place)
+        left = list(place)
+        for shown in _shown(table, place):
+            left.remove(shown)
+        cards.extend(left)
     return cards
 
 
 def _redealt(table: Table, seat: int, rng: Random) -> Table:
     """A copy of `table` whose hidden cards have changed places, each place keeping its
-    size (and the discard pile its top)."""
+    size, the discard pile its top and each hand the cards the table saw it take."""
     copied = table.copy()
-    hand = copied.hand
-    assert hand is not None
     cards = _hidden(copied, seat)
     rng.shuffle(cards)
     for place in _hidden_places(copied, seat):
-        size = len(place) - 1 if place is hand.discard and place else len(place)
-        top = place[-1:] if place is hand.discard else []
-        place[:] = cards[:size] + top
+        shown = _shown(copied, place)
+        size = len(place) - len(shown)
+        place[:] = cards[:size] + shown
         cards = cards[size:]
     assert not cards
     return copied
+
+
+def _known(table: Table, seat: int) -> list[Card]:
+    """The cards the table saw the other seats take and keep."""
+    hand = table.hand
+    assert hand is not None
+    return [card for other, cards in hand.known.items() if other != seat for card in cards]
 
 
 def _key(card: Card) -> tuple[int, str]:

@@ -65,3 +65,24 @@ def test_a_move_is_a_function_of_the_view_and_the_seed() -> None:
     assert game.table.hand.hands[0] != hand.hands[0]
     for play in (play_strong, play_expert):
         assert play(views[0], Random(5)) == play(views[1], Random(5))
+
+
+def test_expert_remembers_the_cards_it_saw_taken_and_strong_forgets(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    game = three_player_pile()
+    game.turn(1, "2D")
+    game.turn(2, "8C")
+    view = view_of(game, 0)
+    remembered: list[Unknown] = []
+    real = Unknown.remembering
+
+    def remembering(unknown: Unknown, bot: BotView) -> Unknown:
+        remembered.append(unknown)
+        return real(unknown, bot)
+
+    monkeypatch.setattr(Unknown, "remembering", remembering)
+    play_strong(view, Random(0))
+    assert not remembered
+    play_expert(view, Random(0))
+    assert remembered

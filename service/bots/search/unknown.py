@@ -8,12 +8,18 @@ pool of unseen cards is the pack less every card the view shows;
 a sample deals that pool, shuffled by the bot's generator, into those hidden
 places. Nothing here reads anything but the view, so two tables that show a
 seat the same view give it the same samples.
+
+Some of those cards are not unknown to a player who remembers the play: the
+ones it saw another seat take face up and keep (the view's
+`players[].known_cards`). `Unknown.remembering` takes them out of the pool and
+deals them back to that seat in every sample; a level that forgets them
+(`strong`) deals them at random with the rest.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from random import Random
 
 from service.bots.view import BotView
@@ -42,6 +48,9 @@ class Unknown:
     hand_counts: dict[int, int]
     stock_count: int
     buried_count: int
+    known: dict[int, tuple[Card, ...]] = field(default_factory=dict)
+    """Cards of other seats' hands the table saw them take (`remembering`): out of
+    the pool, and in that seat's hand in every sample."""
 
     @classmethod
     def of(cls, view: GameView, bot: BotView) -> Unknown:
@@ -70,15 +79,38 @@ class Unknown:
             buried_count=buried,
         )
 
+    def remembering(self, bot: BotView) -> Unknown:
+        """These unseen cards less the ones the table saw another seat take and keep
+        (`BotView.known`), which every sample deals back to that seat: what a player
+        who remembers the play knows. `strong` forgets them (docs/bots.md)."""
+        known = {
+            seat: cards
+            for seat, cards in enumerate(bot.known)
+            if cards and seat in self.hand_counts
+        }
+        if not known:
+            return self
+        pool = Counter(self.pool)
+        for cards in known.values():
+            pool.subtract(cards)
+        return replace(
+            self,
+            pool=tuple(sorted(pool.elements(), key=lambda card: card.sort_key)),
+            known=known,
+        )
+
     def sample(self, rng: Random) -> Deal:
-        """A deal of the pool into the hidden places, each equally likely."""
+        """A deal of the pool into the hidden places, each equally likely (the known
+        cards first in their seats' hands)."""
         cards = list(self.pool)
         rng.shuffle(cards)
         hands: dict[int, list[Card]] = {}
         at = 0
         for seat, count in self.hand_counts.items():
-            hands[seat] = cards[at : at + count]
-            at += count
+            held = self.known.get(seat, ())
+            dealt = max(0, count - len(held))
+            hands[seat] = [*held, *cards[at : at + dealt]]
+            at += dealt
         stock = cards[at : at + self.stock_count]
         at += self.stock_count
         return Deal(hands=hands, stock=stock, buried=cards[at:])
