@@ -6,6 +6,10 @@ says about it, and the knock it may make on its next turn.
   a card out of a set or run. Sampled other hands in which it would lie in a meld
   are dealt again (`Shown.sample`, a few tries), so the samples lean toward the
   hands the play so far makes likely.
+- **What it took**: the cards the table saw it take from the pile and keep (the
+  view's `players[].known_cards`) are dealt to it in every sample
+  (`Unknown.remembering`), and a sample in which one of them would lie in no
+  meld is dealt again the same way: no player takes a card its hand cannot use.
 - **Its knock coming**: after my throw, the other hand takes it if it helps
   (`basic`'s test) or else draws the stock's next card, and knocks when it then
   may; what that knock costs me (my deadwood against its, an undercut my gain) is
@@ -63,33 +67,44 @@ def refused(view: GameView, bot: BotView) -> int:
 
 @dataclass(frozen=True, slots=True)
 class Shown(Unknown):
-    """`Unknown` whose samples of the other hand would not meld the card it refused."""
+    """`Unknown` whose samples of the other hand would not meld the card it refused,
+    and hold the cards it took, each in a meld."""
 
     other: int = -1
     refused: int = -1
 
     @classmethod
     def of_seat(cls, view: GameView, bot: BotView) -> Shown:
-        unknown = Unknown.of(view, bot)
+        unknown = Unknown.of(view, bot).remembering(bot)
         return cls(
             pool=unknown.pool,
             hand_counts=unknown.hand_counts,
             stock_count=unknown.stock_count,
             buried_count=unknown.buried_count,
+            known=unknown.known,
             other=next(iter(unknown.hand_counts)),
             refused=refused(view, bot),
         )
 
     def sample(self, rng: Random) -> Deal:
         deal = Unknown.sample(self, rng)
-        if self.refused < 0:
+        taken = [gm.BIT[card] for card in self.known.get(self.other, ())]
+        if self.refused < 0 and not taken:
             return deal
         for _ in range(TRIES - 1):
             # The hand as dealt, not as built: building it costs ten counts a try.
-            if not melds_with(gm.mask_of(deal.hands[self.other]), self.refused):
+            if self._likely(gm.mask_of(deal.hands[self.other]), taken):
                 break
             deal = Unknown.sample(self, rng)
         return deal
+
+    def _likely(self, hand: int, taken: list[int]) -> bool:
+        """Whether the other hand fits its play: the card it refused would lie in no
+        meld of it, and each card it took from the pile lies in one (no player takes
+        a card its hand cannot use; `basic`'s rule, which every level keeps)."""
+        if self.refused >= 0 and melds_with(hand, self.refused):
+            return False
+        return all(melds_with(hand ^ 1 << bit, bit) for bit in taken)
 
 
 def drawn_by_other(view: GameView) -> int:
