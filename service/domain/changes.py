@@ -69,11 +69,11 @@ def apply(table: Table, event: Event) -> None:
             pile = hand.stock if source is Source.STOCK else hand.discard
             pile.pop()
             hand.hands[seat].append(card)
-            if source is Source.DISCARD:
-                remember(hand, seat, (card,))
             if hand.indian is not None:
                 hand.indian.drawn[seat] = True
             from_pile = card if source is Source.DISCARD else None
+            if from_pile is not None:
+                remember(hand, seat, (from_pile,))
             if second:
                 hand.taken_second = from_pile
                 hand.phase = Phase.PLAY
@@ -179,9 +179,7 @@ def apply(table: Table, event: Event) -> None:
                 hand.phase = Phase.SHOW
             else:
                 statuses[seat] = DealStatus.WRONG_SHOW
-                hand.out_of_play.extend(held)
-                held.clear()
-                hand.known.pop(seat, None)
+                _set_aside(hand, seat)
                 _next_turn(table, hand, seat)
         case GroupsSubmitted(seat=seat, groups=groups, points=points):
             hand = _hand(table)
@@ -191,11 +189,7 @@ def apply(table: Table, event: Event) -> None:
             indian.statuses[seat] = DealStatus.SUBMITTED
         case PlayerDropped(seat=seat, points=points):
             hand = _hand(table)
-            held = hand.hands[seat]
-            # Set aside face down: out of play, never shown.
-            hand.out_of_play.extend(held)
-            held.clear()
-            hand.known.pop(seat, None)
+            _set_aside(hand, seat)
             indian = indian_of(hand)
             indian.deal_points[seat] = points
             indian.statuses[seat] = DealStatus.DROPPED
@@ -263,9 +257,7 @@ def _apply_player_left(table: Table, event: PlayerLeft) -> None:
         return
     if event.points is not None:
         # Indian: scored as a drop; its hand set aside face down, never shown.
-        hand.out_of_play.extend(hand.hands[seat])
-        hand.hands[seat].clear()
-        hand.known.pop(seat, None)
+        _set_aside(hand, seat)
         indian = indian_of(hand)
         indian.deal_points[seat] = event.points
         indian.statuses[seat] = DealStatus.DROPPED
@@ -310,6 +302,15 @@ def _apply_spread_draw(hand: HandState, event: CardDrawn) -> None:
     remember(hand, event.seat, taken)
     hand.spread.called = event.card if event.count > 1 else None
     hand.phase = Phase.PLAY
+
+
+def _set_aside(hand: HandState, seat: int) -> None:
+    """`seat`'s hand goes out of play face down, never shown (an Indian drop or wrong
+    show): nothing of it is known any more."""
+    held = hand.hands[seat]
+    hand.out_of_play.extend(held)
+    held.clear()
+    hand.known.pop(seat, None)
 
 
 def remember(hand: HandState, seat: int, cards: Iterable[Card]) -> None:
