@@ -53,3 +53,9 @@ EXPERT = Budget(samples=96, cap_seconds=3.0)
 """The guards stand well above the p99 goals (100 ms, 500 ms): on a loaded 2-core
 machine (load 5) a search runs two or three times slower, and a guard at the goal
 was reached there, which made the same view and seed play another move."""
+
+
+def is_expert(budget: Budget) -> bool:
+    """Whether a family's search runs at `expert`'s budget: more samples than
+    `strong`'s, both scaled alike (`RUMMY_BOT_BUDGET_SCALE`)."""
+    return budget.samples > STRONG.scaled().samples

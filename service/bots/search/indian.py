@@ -37,7 +37,7 @@ from dataclasses import dataclass, replace
 from random import Random
 
 from service.bots.indian import play_indian, taken_card
-from service.bots.search.budget import STRONG, Budget
+from service.bots.search.budget import Budget, is_expert
 from service.bots.search.indian_drop import should_drop
 from service.bots.search.indian_outs import linked, outs
 from service.bots.search.indian_shape import HAND
@@ -225,7 +225,7 @@ EXPERT_SHAPE = Shape(candidates=5, horizon=1, outs_within=HAND)
 def shape_of(budget: Budget) -> Shape:
     """`expert`'s shape for a budget above `strong`'s (both scaled alike), else
     `strong`'s."""
-    return EXPERT_SHAPE if budget.samples > STRONG.scaled().samples else STRONG_SHAPE
+    return EXPERT_SHAPE if is_expert(budget) else STRONG_SHAPE
 
 
 def _without(hand: list[Card], card: Card) -> list[Card]:

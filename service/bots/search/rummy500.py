@@ -33,7 +33,7 @@ from random import Random
 
 from service.bots.melding import Cover, best_cover, fits_table, layable
 from service.bots.rummy500 import play_rummy500
-from service.bots.search.budget import STRONG, Budget
+from service.bots.search.budget import Budget, is_expert
 from service.bots.search.rummy500_expert import (
     Plans,
     best_on_deals,
@@ -86,7 +86,7 @@ def search_rummy500(view: GameView, bot: BotView, rng: Random, budget: Budget) -
     legal = bot.legal
     if not (legal.draw or (isinstance(basic, Discard) and len(legal.discard) > 1)):
         return basic
-    expert = budget.samples > STRONG.scaled().samples
+    expert = is_expert(budget)
     unknown = Unknown.of(view, bot)
     if expert:
         unknown = unknown.remembering(bot)

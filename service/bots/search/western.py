@@ -42,7 +42,7 @@ from random import Random
 from typing import TypeVar
 
 from service.bots.basic import play_basic
-from service.bots.search.budget import STRONG, Budget
+from service.bots.search.budget import Budget, is_expert
 from service.bots.search.playout import Judge, Playout
 from service.bots.search.unknown import Deal, Unknown
 from service.bots.search.western_hand import (
@@ -135,7 +135,7 @@ def search_western(view: GameView, bot: BotView, rng: Random, budget: Budget) ->
     if game in HOLDING:
         # Its melds held back (western_hold), with basic's ties broken as basic's.
         basic = hold_back(bot, basic, Random(seed))
-    expert = budget.samples > STRONG.scaled().samples
+    expert = is_expert(budget)
     if game in OUTS or (expert and game in EXPERT_OUTS):
         basic = keep_outs(bot, basic)
     if game not in SEARCHED:
