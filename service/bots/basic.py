@@ -43,7 +43,12 @@ _NEAR_RUMMY = 4
 
 def play_basic(view: GameView, rng: Random) -> Action | tuple[Action, ...]:
     """The next action (or whole request) for the seat whose view this is."""
-    bot = BotView.read(view)
+    return basic_move(BotView.read(view), rng)
+
+
+def basic_move(bot: BotView, rng: Random) -> Action | tuple[Action, ...]:
+    """`play_basic` from the typed view: a searching level hands it a view that
+    remembers the pile (`BotView.remembering`)."""
     if bot.rules.features.knocking:
         return play_knock(bot, rng)
     family = engine_for(bot.rules).family

@@ -10,16 +10,22 @@ cheat even by mistake.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
 
 from service.domain.actions import Action
 from service.domain.cards import FULL_DECK, Card, Rank
 from service.domain.legal import LegalMoves
 from service.domain.melds import MeldKind, TableMeld
+from service.domain.rule_values import Variant
 from service.domain.rules import RuleSet
 from service.domain.state import Phase, Source
 from service.projections.views import GameView
+
+REMEMBER_STOCK = 4
+"""The fewest stock cards at which a remembering seat counts the pile under the top
+as seen: the pile turns over into the stock when the stock runs out, so within a
+few draws of that its cards are live again."""
 
 
 class NotAPlayerView(ValueError):
@@ -46,13 +52,19 @@ class BotView:
     """Indian: the wild rank cut for this deal."""
     pile: tuple[Card, ...] = ()
     """500 Rum: the whole spread discard pile, oldest first; Gin: the whole pile too
-    (the view's `pile_below` and `discard_top`: public, never taken from but its
-    top)."""
+    (`below` and `discard_top`: public, never taken from but its top), which its
+    searches read at every level. Empty in the other variants."""
     called: Card | None = None
     """500 Rum: the called card this seat must still meld or lay off this turn."""
     known: tuple[tuple[Card, ...], ...] = ()
     """Per seat in seat order, the cards the table saw it take and that it still
     holds (the view's `players[].known_cards`: public)."""
+    below: tuple[Card, ...] = ()
+    """The discard pile under its top, oldest first (the view's `pile_below`: public,
+    every card thrown face up), in every variant but 500 Rum (whole in `pile`)."""
+    remembers: bool = False
+    """Whether this seat counts the pile under the top as seen (`remembering`): what
+    a player who remembers the play knows. Off unless a level turns it on."""
 
     @classmethod
     def read(cls, view: GameView) -> BotView:
@@ -121,7 +133,21 @@ class BotView:
             pile=_pile(view),
             called=None if view.called_card is None else Card.parse(view.called_card),
             known=tuple(_cards(player.known_cards or []) for player in view.players),
+            below=_cards(view.pile_below or []),
         )
+
+    def remembering(self) -> BotView:
+        """This view, with the pile under the top counted as seen (`unseen`,
+        `remembered`): for a level that remembers the play."""
+        return replace(self, remembers=True)
+
+    @cached_property
+    def remembered(self) -> tuple[Card, ...]:
+        """The cards under the top of the pile this seat counts as seen: `below` when
+        it remembers and the stock is not nearly out (`REMEMBER_STOCK`), else none."""
+        if not self.remembers or self.stock_count < REMEMBER_STOCK:
+            return ()
+        return self.below
 
     def actions(self) -> list[Action]:
         """Every legal action now, in the view's order."""
@@ -138,12 +164,13 @@ class BotView:
     @cached_property
     def unseen(self) -> frozenset[Card]:
         """Every card this seat cannot see: in other hands, the stock, or under the
-        top discard."""
+        top discard (unless it remembers them: `remembered`)."""
         seen: set[Card] = set(self.hand)
         for meld in self.melds:
             seen.update(meld.cards)
         if self.discard_top is not None:
             seen.add(self.discard_top)
+        seen.update(self.remembered)
         return frozenset(card for card in FULL_DECK if card not in seen)
 
     def opponents_holding(self) -> Iterable[int]:
@@ -154,7 +181,7 @@ class BotView:
 def _pile(view: GameView) -> tuple[Card, ...]:
     if view.discard_pile:
         return _cards(view.discard_pile)
-    if view.pile_below is not None and view.discard_top is not None:
+    if view.variant is Variant.GIN and view.pile_below is not None and view.discard_top:
         return _cards([*view.pile_below, view.discard_top])
     return ()
 

@@ -305,9 +305,10 @@ class GameView(msgspec.Struct, kw_only=True, omit_defaults=True):
     """500 Rum: the whole spread discard pile, oldest first (public). Absent in the
     other variants, which show `discard_top` only."""
     pile_below: list[str] | None = None
-    """Gin: the discard pile under `discard_top`, oldest first. Public: each card in it
-    was thrown face up (the event feed shows every seat each throw), so a player
-    could remember it; bots read it here (docs/bots.md)."""
+    """The discard pile under `discard_top`, oldest first, in every variant but 500 Rum
+    (whose `discard_pile` shows it whole); absent between hands. Public: each card in
+    it was thrown face up (the event feed shows every seat each throw), so a player
+    at the table could remember it; bots read it here (docs/bots.md)."""
     called_card: str | None = None
     """500 Rum, the seat to play's own view only: the called card it took from the pile
     and must still meld or lay off this turn."""
@@ -366,11 +367,11 @@ def game_view(
             summary.hands_won = won
         if table.final is not None:
             view.result = gin_result(table.final)
-        if hand is not None:
-            # Gin's family (the one with knock terms) shows the pile under its top.
-            view.pile_below = card_codes(hand.discard[:-1])
     if table.rules.spread_pile and hand is not None:
         view.discard_pile = card_codes(hand.discard)
+    elif hand is not None:
+        # Every card under the top was thrown face up: public, remembered at a table.
+        view.pile_below = card_codes(hand.discard[:-1])
     if viewer.seat is not None:
         seat = viewer.seat
         called = engine.called_card(table, seat)

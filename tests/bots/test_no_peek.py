@@ -2,10 +2,11 @@
 
 For positions a few moves into a hand of every variant, the hidden cards are
 dealt again in many ways consistent with the seat's view: the cards of the
-other hands (each keeping its size), the stock, the discard pile under its top
-(500 Rum's and Gin's views show the whole pile: public, kept) and the cards out
-of play face down (a knock card; Indian's indicator is face up, kept); the cards
-the table saw a seat take stay in its hand (`players[].known_cards`). The seat's view must be
+other hands (each keeping its size), the stock and the cards out of play face
+down (a knock card; Indian's indicator is face up, kept). Every view shows the
+whole discard pile (`pile_below`, 500 Rum's `discard_pile`: public), so it is
+kept; the cards the table saw a seat take stay in its hand
+(`players[].known_cards`). The seat's view must be
 the same byte for byte (so the re-deal is consistent), and with the same seed
 every level (`random`, `basic`, `strong`, `expert`) must choose the same move.
 A bot that read anything but its view would, sooner or later, move otherwise.
@@ -114,18 +115,21 @@ def test_the_unseen_cards_and_their_samples_depend_on_the_view_alone(variant: Va
         view = view_for(table, seat)
         bot = BotView.read(view)
         forgetting = Unknown.of(view, bot)
-        unknown = forgetting.remembering(bot)
-        # The pool is exactly the cards hidden from this seat, whatever their places;
-        # `strong`'s forgets which of them the table saw another seat take.
+        unknown = Unknown.of(view, bot.remembering()).remembering(bot)
+        # The pool of a seat that remembers the play is exactly the cards hidden from
+        # it, whatever their places; `strong`'s forgets which of them the table saw
+        # another seat take, and outside Gin and 500 Rum the pile under the top.
         hidden = _hidden(table, seat)
+        forgotten = _known(table, seat) + _buried(table)
         assert sorted(unknown.pool, key=_key) == sorted(hidden, key=_key)
-        assert sorted(forgetting.pool, key=_key) == sorted(hidden + _known(table, seat), key=_key)
+        assert sorted(forgetting.pool, key=_key) == sorted(hidden + forgotten, key=_key)
         samples = [unknown.sample(Random(draw)) for draw in range(3)]
         for redeal in range(REDEALS):
             other_view = view_for(_redealt(table, seat, Random(f"{seed}/{redeal}")), seat)
             again = Unknown.of(other_view, BotView.read(other_view))
             assert again == forgetting
-            again = again.remembering(BotView.read(other_view))
+            bot_again = BotView.read(other_view)
+            again = Unknown.of(other_view, bot_again.remembering()).remembering(bot_again)
             assert again == unknown
             assert [again.sample(Random(draw)) for draw in range(3)] == samples
         for deal in samples:
@@ -134,6 +138,7 @@ def test_the_unseen_cards_and_their_samples_depend_on_the_view_alone(variant: Va
                 assert not Counter(table.hand.known.get(other, ())) - Counter(cards)
             assert len(deal.stock) == unknown.stock_count
             assert len(deal.buried) == unknown.buried_count
+            assert not Counter(_buried(table)) - Counter(deal.buried)
 
 
 def _position(rules: RuleSet, players: int, seed: str) -> Table:
@@ -162,10 +167,6 @@ def _hidden_places(table: Table, seat: int) -> list[list[Card]]:
     assert hand is not None
     places = [hand.hands[other] for other in range(table.seat_count) if other != seat]
     places.append(hand.stock)
-    if table.rules.variant not in (Variant.RUMMY500, Variant.GIN):
-        # Every pile but 500 Rum's and Gin's (public: their views show it whole)
-        # shows its top card only; a draw of it has no order to keep but its top.
-        places.append(hand.discard)
     if table.rules.variant is not Variant.INDIAN:
         # Cards out of play lie face down (a knock card); Indian's indicator is shown.
         places.append(hand.out_of_play)
@@ -173,12 +174,10 @@ def _hidden_places(table: Table, seat: int) -> list[list[Card]]:
 
 
 def _shown(table: Table, place: list[Card]) -> list[Card]:
-    """The cards of a hidden place that the view shows all the same: the top of
-    the discard pile, and the cards the table saw a seat take into its hand."""
+    """The cards of a hidden place that the view shows all the same: the cards the
+    table saw a seat take into its hand."""
     hand = table.hand
     assert hand is not None
-    if place is hand.discard:
-        return place[-1:]
     for seat, held in enumerate(hand.hands):
         if place is held:
             return list(hand.known.get(seat, ()))
@@ -197,7 +196,7 @@ def _hidden(table: Table, seat: int) -> list[Card]:
 
 def _redealt(table: Table, seat: int, rng: Random) -> Table:
     """A copy of `table` whose hidden cards have changed places, each place keeping its
-    size, the discard pile its top and each hand the cards the table saw it take."""
+    size, and each hand the cards the table saw it take."""
     copied = table.copy()
     cards = _hidden(copied, seat)
     rng.shuffle(cards)
@@ -215,6 +214,16 @@ def _known(table: Table, seat: int) -> list[Card]:
     hand = table.hand
     assert hand is not None
     return [card for other, cards in hand.known.items() if other != seat for card in cards]
+
+
+def _buried(table: Table) -> list[Card]:
+    """The discard pile under its top, where only a seat that remembers the play
+    counts it as seen (Gin's and 500 Rum's searches read it at every level)."""
+    hand = table.hand
+    assert hand is not None
+    if table.rules.variant in (Variant.RUMMY500, Variant.GIN):
+        return []
+    return hand.discard[:-1]
 
 
 def _key(card: Card) -> tuple[int, str]:

@@ -1,19 +1,22 @@
 """The cards a seat cannot see, and deals of them consistent with its view.
 
 What is hidden from a seat: the other seats' hands (their sizes are public),
-the stock (its size is public), the discard pile under its top card (in every
-variant but 500 Rum and Gin, whose views show the whole pile), and cards out of play (a knock
-card; Indian's wild indicator is out of play but face up, so seen). The
-pool of unseen cards is the pack less every card the view shows;
-a sample deals that pool, shuffled by the bot's generator, into those hidden
-places. Nothing here reads anything but the view, so two tables that show a
-seat the same view give it the same samples.
+the stock (its size is public), and cards out of play (a knock card; Indian's
+wild indicator is out of play but face up, so seen). The pool of unseen cards
+is the pack less every card the seat counts as seen; a sample deals that pool,
+shuffled by the bot's generator, into those hidden places. Nothing here reads
+anything but the view, so two tables that show a seat the same view give it the
+same samples.
 
-Some of those cards are not unknown to a player who remembers the play: the
-ones it saw another seat take face up and keep (the view's
-`players[].known_cards`). `Unknown.remembering` takes them out of the pool and
-deals them back to that seat in every sample; a level that forgets them
-(`strong`) deals them at random with the rest.
+Some cards in the pool are not unknown to a player who remembers the play:
+- the discard pile under its top card, which every view shows (`pile_below`) but
+  only Gin's and 500 Rum's searches read at every level: elsewhere it is in the
+  pool, and in the buried places, unless the seat remembers it
+  (`BotView.remembering`, `BotView.remembered`);
+- the cards it saw another seat take face up and keep (the view's
+  `players[].known_cards`). `Unknown.remembering` takes them out of the pool and
+  deals them back to that seat in every sample; a level that forgets them
+  (`strong`) deals them at random with the rest.
 """
 
 from __future__ import annotations
@@ -48,6 +51,9 @@ class Unknown:
     hand_counts: dict[int, int]
     stock_count: int
     buried_count: int
+    remembered: tuple[Card, ...] = ()
+    """The pile under the top that the seat remembers (`BotView.remembered`): out of
+    the pool, and among the buried cards of every sample."""
     known: dict[int, tuple[Card, ...]] = field(default_factory=dict)
     """Cards of other seats' hands the table saw them take (`remembering`): out of
     the pool, and in that seat's hand in every sample."""
@@ -59,6 +65,8 @@ class Unknown:
             seen.update(meld.cards)
         pile = bot.pile if bot.pile else ((bot.discard_top,) if bot.discard_top else ())
         seen.update(pile)
+        remembered = () if bot.pile else bot.remembered
+        seen.update(remembered)
         # Indian's wild indicator lies face up, out of play: seen, so not unseen
         # and not among the hidden cards out of play.
         indicator = None if view.wild is None else view.wild.indicator
@@ -77,6 +85,7 @@ class Unknown:
             hand_counts=hand_counts,
             stock_count=bot.stock_count,
             buried_count=buried,
+            remembered=remembered,
         )
 
     def remembering(self, bot: BotView) -> Unknown:
@@ -113,4 +122,4 @@ class Unknown:
             at += dealt
         stock = cards[at : at + self.stock_count]
         at += self.stock_count
-        return Deal(hands=hands, stock=stock, buried=cards[at:])
+        return Deal(hands=hands, stock=stock, buried=[*self.remembered, *cards[at:]])
