@@ -12,6 +12,7 @@ import pytest
 from service.bots.search import play_expert, play_strong
 from service.bots.search.budget import Budget
 from service.bots.search.indian import search_indian
+from service.bots.search.indian_drop import drop_wins
 from service.bots.search.indian_outs import linked, outs
 from service.bots.search.indian_shape import deficiency, deficiency_below
 from service.bots.search.indian_value import Scorer, feeds
@@ -193,6 +194,55 @@ def test_plays_on_with_a_pure_sequence_in_a_pool() -> None:
         [hand, HOPELESS_OTHER], indicator="8C", upcard="6C", stock=("6S",), format="pool_101"
     )
     assert isinstance(strong(board), Draw)
+
+
+def last_deal(hands: tuple[str, ...], lead: int, deals: int = 1):
+    """Format `deals` at the first turn of its last deal (`deals` 1: the only one),
+    seat 0 `lead` chips ahead of every other seat."""
+    stock = (LOOSE,) if READY in hands else ("6S",)
+    board = indian_game(
+        list(hands), indicator="8C", upcard="6C", stock=stock, format="deals", deals=deals
+    )
+    start = board.table.totals[1]
+    board.table.totals[:] = [start + lead, *[start] * (len(hands) - 1)]
+    return board
+
+
+@pytest.mark.parametrize(
+    ("lead", "wins"),
+    [(41, True), (40, False), (0, False), (-60, False)],
+)
+def test_in_the_last_deal_a_drop_wins_only_from_a_lead_above_twice_the_drop(
+    lead: int, wins: bool
+) -> None:
+    # Two seats, the first drop 20: the drop costs 20 and gives the other 20.
+    view = view_for(last_deal((READY, OTHER), lead).table, 0)
+    assert drop_wins(view, BotView.read(view)) is wins
+
+
+def test_at_three_seats_the_winner_may_also_take_the_other_losers_full_count() -> None:
+    # Ahead of both by 120: 2 x 20 for the drop and 80 for the third seat's count.
+    for lead, wins in ((120, False), (121, True)):
+        view = view_for(last_deal((READY, OTHER, HOPELESS_OTHER), lead).table, 0)
+        assert drop_wins(view, BotView.read(view)) is wins
+
+
+def test_before_the_last_deal_and_in_the_other_formats_the_hand_decides() -> None:
+    view = view_for(last_deal((READY, OTHER), 100, deals=2).table, 0)
+    assert drop_wins(view, BotView.read(view)) is None
+    view = view_for(game().table, 0)
+    assert drop_wins(view, BotView.read(view)) is None
+
+
+def test_experts_last_deal_drop_is_the_one_that_wins_the_game() -> None:
+    # A good hand, 50 ahead: strong plays it; expert drops, and the game is its.
+    ahead = view_for(last_deal((READY, OTHER), 50).table, 0)
+    assert isinstance(play_strong(ahead, Random(0)), Draw)
+    assert isinstance(play_expert(ahead, Random(0)), Drop)
+    # A hopeless hand, 20 ahead: strong drops it and loses the game; expert plays on.
+    short = view_for(last_deal((HOPELESS, HOPELESS_OTHER), 20).table, 0)
+    assert isinstance(play_strong(short, Random(0)), Drop)
+    assert isinstance(play_expert(short, Random(0)), Draw)
 
 
 def test_an_open_ended_run_has_more_outs_than_one_with_a_gap() -> None:

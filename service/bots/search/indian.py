@@ -23,7 +23,8 @@ draw), then by sampled futures scored with the engine's own best declaration
   declaration is always made.
 - the draw: the top discard when it makes a valid declaration or brings the
   hand's deficiency down (a sure step beats a chance of one); else the stock.
-- the drop: `indian_drop.should_drop` (only where points outlive the deal).
+- the drop: `indian_drop.should_drop` (only where points outlive the deal);
+  `expert`'s in the last deal of format `deals`: `indian_drop.drop_wins`.
 - the show: basic's (the best grouping is exact).
 
 It decides only from the view, its generator and its budget, counted in
@@ -38,7 +39,7 @@ from random import Random
 
 from service.bots.indian import play_indian, taken_card
 from service.bots.search.budget import Budget, is_expert
-from service.bots.search.indian_drop import should_drop
+from service.bots.search.indian_drop import drop_wins, should_drop
 from service.bots.search.indian_outs import linked, outs
 from service.bots.search.indian_shape import HAND
 from service.bots.search.indian_value import WIN, Scorer, feeds
@@ -76,7 +77,7 @@ def search_indian(view: GameView, bot: BotView, rng: Random, budget: Budget) -> 
     wild = bot.deal_wild
     assert wild is not None, "an Indian view shows the deal's wild rank"
     scorer = Scorer(wild, indian_options(bot.rules).full_count)
-    if legal.draw and legal.can_drop and should_drop(view, bot):
+    if legal.draw and legal.can_drop and _drops(view, bot, budget):
         return Drop()
     if legal.draw:
         return _draw(bot, scorer)
@@ -86,6 +87,16 @@ def search_indian(view: GameView, bot: BotView, rng: Random, budget: Budget) -> 
     unknown = Unknown.of(view, bot)
     deals = [unknown.sample(rng) for _ in range(budget.samples)]
     return _Search(bot, scorer, deals, _next_seats(view, bot), budget, unknown).play()
+
+
+def _drops(view: GameView, bot: BotView, budget: Budget) -> bool:
+    """`should_drop`'s judgement of the hand; `expert`'s in the last deal of format
+    `deals`, where only a drop that wins the game is taken (`drop_wins`)."""
+    if is_expert(budget):
+        decided = drop_wins(view, bot)
+        if decided is not None:
+            return decided
+    return should_drop(view, bot)
 
 
 def _draw(bot: BotView, scorer: Scorer) -> Action:

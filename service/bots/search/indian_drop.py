@@ -8,6 +8,12 @@ into a pure sequence. Such a hand loses most races and then counts near the
 full count, far above the first drop's points. It never drops into its own
 elimination from a pool, and never takes a middle drop (by then it has drawn
 towards its groups).
+
+`expert` in format `deals` knows what the last deal is for (`drop_wins`): the
+game, not the chips. There it drops exactly when the drop wins the game whatever
+the others' deal brings (its lead over each is more than the most the drop can
+cost it), and otherwise never (a drop from a smaller lead, or from behind, loses
+the game or ties it at best).
 """
 
 from __future__ import annotations
@@ -60,3 +66,28 @@ def links(hand: tuple[Card, ...]) -> int:
             if gap <= _RUN_REACH:
                 found += 1
     return found
+
+
+def drop_wins(view: GameView, bot: BotView) -> bool | None:
+    """In format `deals`, from its last deal on (a tie plays on): whether dropping now
+    wins the game however the deal ends; None before then and in the other formats.
+
+    The drop pays its points to the deal's winner, who also takes each other loser's
+    points, at most the full count each. So the drop wins when this seat's chips,
+    less the drop, stay above every seat still in the deal after that seat gains the
+    drop and the full count of each other seat in it, and above every seat out of it
+    (who pays, and gains nothing)."""
+    options = indian_options(bot.rules)
+    if options.format is not Format.DEALS or options.deals is None:
+        return None
+    if view.hand_number < options.deals:
+        return None
+    cost = bot.legal.drop_points or 0
+    left = view.players[bot.seat].score - cost
+    playing = [seat for seat, count in enumerate(bot.hand_counts) if count and seat != bot.seat]
+    most = cost + options.full_count * (len(playing) - 1)
+    return all(
+        left > player.score + (most if player.seat in playing else 0)
+        for player in view.players
+        if player.seat != bot.seat
+    )
