@@ -15,9 +15,10 @@ from functools import cached_property, lru_cache
 
 from service.domain.actions import Action
 from service.domain.cards import FULL_DECK, Card, Rank
+from service.domain.engine import engine_for
 from service.domain.legal import LegalMoves
 from service.domain.melds import MeldKind, TableMeld
-from service.domain.rule_values import Variant
+from service.domain.rule_values import Family
 from service.domain.rules import RuleSet
 from service.domain.state import Phase, Source
 from service.projections.views import GameView
@@ -74,9 +75,10 @@ class BotView:
         if view.my_seat is None or view.my_hand is None or view.legal is None:
             raise NotAPlayerView("A bot plays from its own seat's view, not the public view.")
         legal = view.legal
+        rules = _rules(tuple(sorted(view.rules.items())))
         return cls(
             seat=view.my_seat,
-            rules=_rules(tuple(sorted(view.rules.items()))),
+            rules=rules,
             phase=None if view.phase is None else Phase(view.phase),
             hand=_cards(view.my_hand),
             legal=LegalMoves(
@@ -130,7 +132,7 @@ class BotView:
             deal_wild=None
             if view.wild is None or view.wild.indicator is None or view.wild.rank is None
             else Rank.parse(view.wild.rank),
-            pile=_pile(view),
+            pile=_pile(view, rules),
             called=None if view.called_card is None else Card.parse(view.called_card),
             known=tuple(_cards(player.known_cards or []) for player in view.players),
             below=_cards(view.pile_below or []),
@@ -178,10 +180,11 @@ class BotView:
         return (count for seat, count in enumerate(self.hand_counts) if seat != self.seat)
 
 
-def _pile(view: GameView) -> tuple[Card, ...]:
+def _pile(view: GameView, rules: RuleSet) -> tuple[Card, ...]:
     if view.discard_pile:
         return _cards(view.discard_pile)
-    if view.variant is Variant.GIN and view.pile_below is not None and view.discard_top:
+    family = engine_for(rules).family
+    if family is Family.GIN and view.pile_below is not None and view.discard_top:
         return _cards([*view.pile_below, view.discard_top])
     return ()
 

@@ -303,7 +303,7 @@ class GameView(msgspec.Struct, kw_only=True, omit_defaults=True):
     """Gin, once finished: each seat's hands won, bonuses and final total (`score`)."""
     discard_pile: list[str] | None = None
     """500 Rum: the whole spread discard pile, oldest first (public). Absent in the
-    other variants, which show `discard_top` only."""
+    other variants, which show `discard_top` and `pile_below`."""
     pile_below: list[str] | None = None
     """The discard pile under `discard_top`, oldest first, in every variant but 500 Rum
     (whose `discard_pile` shows it whole); absent between hands. Public: each card in
