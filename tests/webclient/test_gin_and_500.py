@@ -121,6 +121,10 @@ def test_a_gin_hand_from_the_upcard_offer_to_a_knock_and_its_lay_offs(
         bob.act({"type": "discard", "card": "KD"})
 
         expect(ann.page.locator("#status")).to_contain_text("Hand 1. Your turn: draw")
+        # Under the top (KD) the cards thrown face up before it, newest first.
+        expect(ann.page.locator(".pile-below")).to_have_text(
+            f"under it: {label('6C')} {label(GIN_UPCARD)}"
+        )
         ann.draw()
         # The server's least deadwood of all eleven: 2D and 4C, 6.
         expect(ann.page.locator(".server-deadwood")).to_have_attribute("data-deadwood", "6")

@@ -841,6 +841,10 @@ class GamePage {
             { class: "pile discard" },
             view.discard_top ? face(view.discard_top) : h("span", { class: "card empty" }, "–"),
             h("span", { class: "pile-label" }, offer ? `Upcard (pile: ${view.discard_count})` : `Pile: ${view.discard_count}`),
+            // Every card under the top was thrown face up: shown, as a player at the table remembers it.
+            view.pile_below && view.pile_below.length
+              ? h("span", { class: "pile-below", title: "The cards under the top, thrown face up, newest first." }, `under it: ${labels([...view.pile_below].reverse())}`)
+              : null,
             can && legal.draw.includes("discard") && view.discard_top
               ? h("button", { type: "button", class: "primary", "data-focus": "draw-pile", onclick: () => this.draw("discard") }, `Take ${label(view.discard_top)}`)
               : null,
