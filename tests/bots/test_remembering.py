@@ -1,6 +1,6 @@
 """The pile under the top, which every view shows (`pile_below`), and the seats that
 remember it (`BotView.remembering`): `expert` in classic, Boathouse, Wrotham and
-Indian rummy; nobody else (docs/bots.md)."""
+Indian deals; nobody else (docs/bots.md)."""
 
 from __future__ import annotations
 
@@ -50,6 +50,13 @@ def test_every_view_but_500_rums_shows_the_pile_under_its_top() -> None:
     bot = BotView.read(view_for(board))
     assert bot.below == tuple(cards(PILE))
     assert bot.pile == ()  # read at every level in Gin and 500 Rum only
+    # 500 Rum shows its whole pile in `discard_pile` instead.
+    rules = RuleSet.from_dict({"variant": "rummy500"}, players=2)
+    spread = no_peek._position(rules, 2, "remember/500")
+    assert spread.hand is not None
+    view = view_for(spread, spread.hand.to_act())
+    assert view.pile_below is None
+    assert view.discard_pile == [c.code for c in spread.hand.discard]
 
 
 def test_a_seat_that_remembers_counts_the_pile_as_seen_until_the_stock_nears_its_end():
