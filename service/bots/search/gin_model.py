@@ -19,7 +19,7 @@ says about it, and the knock it may make on its next turn.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from random import Random
 
 from service.bots.search import gin_masks as gm
@@ -76,12 +76,9 @@ class Shown(Unknown):
     @classmethod
     def of_seat(cls, view: GameView, bot: BotView) -> Shown:
         unknown = Unknown.of(view, bot).remembering(bot)
+        # Every field of the seat's `Unknown`, so none added there is dropped here.
         return cls(
-            pool=unknown.pool,
-            hand_counts=unknown.hand_counts,
-            stock_count=unknown.stock_count,
-            buried_count=unknown.buried_count,
-            known=unknown.known,
+            **{place.name: getattr(unknown, place.name) for place in fields(Unknown)},
             other=next(iter(unknown.hand_counts)),
             refused=refused(view, bot),
         )
