@@ -76,6 +76,8 @@ class BotView:
             raise NotAPlayerView("A bot plays from its own seat's view, not the public view.")
         legal = view.legal
         rules = _rules(tuple(sorted(view.rules.items())))
+        top = None if view.discard_top is None else Card.parse(view.discard_top)
+        below = _cards(view.pile_below or [])
         return cls(
             seat=view.my_seat,
             rules=rules,
@@ -126,16 +128,16 @@ class BotView:
                 )
                 for meld in view.melds
             ),
-            discard_top=None if view.discard_top is None else Card.parse(view.discard_top),
+            discard_top=top,
             stock_count=view.stock_count,
             hand_counts=tuple(player.hand_count for player in view.players),
             deal_wild=None
             if view.wild is None or view.wild.indicator is None or view.wild.rank is None
             else Rank.parse(view.wild.rank),
-            pile=_pile(view, rules),
+            pile=_pile(view, rules, below, top),
             called=None if view.called_card is None else Card.parse(view.called_card),
             known=tuple(_cards(player.known_cards or []) for player in view.players),
-            below=_cards(view.pile_below or []),
+            below=below,
         )
 
     def remembering(self) -> BotView:
@@ -180,12 +182,13 @@ class BotView:
         return (count for seat, count in enumerate(self.hand_counts) if seat != self.seat)
 
 
-def _pile(view: GameView, rules: RuleSet) -> tuple[Card, ...]:
+def _pile(
+    view: GameView, rules: RuleSet, below: tuple[Card, ...], top: Card | None
+) -> tuple[Card, ...]:
     if view.discard_pile:
         return _cards(view.discard_pile)
-    family = engine_for(rules).family
-    if family is Family.GIN and view.pile_below is not None and view.discard_top:
-        return _cards([*view.pile_below, view.discard_top])
+    if engine_for(rules).family is Family.GIN and top is not None:
+        return (*below, top)
     return ()
 
 
